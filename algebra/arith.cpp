@@ -1,0 +1,467 @@
+#include "arith.hpp"
+
+#include "error.hpp"
+#include "format.hpp"
+#include "guards.hpp"
+#include "modpoly_ops.hpp"
+#include "multiply.hpp"
+
+#include <cmath>
+
+namespace cas {
+
+const char* op_symbol(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::Add: return "+";
+    case BinaryOp::Sub: return "-";
+    case BinaryOp::Mul: return "*";
+    case BinaryOp::Div: return "/";
+    case BinaryOp::FloorDiv: return "//";
+    case BinaryOp::Rem: return "%";
+    case BinaryOp::Pow: return "^";
+    case BinaryOp::PointMul: return ".*";
+    case BinaryOp::Eq: return "==";
+    case BinaryOp::Ne: return "!=";
+    case BinaryOp::Lt: return "<";
+    case BinaryOp::Le: return "<=";
+    case BinaryOp::Gt: return ">";
+    case BinaryOp::Ge: return ">=";
+  }
+  return "?";
+}
+
+namespace {
+
+[[noreturn]] void unsupported(BinaryOp op, const Value& a, const Value& b) {
+  throw DomainError(std::string("'") + op_symbol(op) + "' is not defined between " + type_description(a) +
+                    " and " + type_description(b));
+}
+
+bool is_ring(const Value& v) {
+  switch (v.kind()) {
+    case Kind::Int:
+    case Kind::Mod:
+    case Kind::ZPoly:
+    case Kind::ModPoly: return true;
+    default: return false;
+  }
+}
+
+bool is_poly(const Value& v) { return v.is(Kind::ZPoly) || v.is(Kind::ModPoly); }
+
+// The modulus both operands live over (null for Z and Z[x]); mixing two is an error.
+ModulusPtr joint_modulus(const Value& a, const Value& b) {
+  ModulusPtr ma = a.modulus(), mb = b.modulus();
+  if (ma && mb && !same_modulus(ma, mb))
+    throw DomainError("cannot mix Z/" + ma->to_string() + "Z and Z/" + mb->to_string() + "Z (" + describe(a) +
+                      " and " + describe(b) + ")");
+  return ma ? ma : mb;
+}
+
+void require_nonzero_divisor(const fmpz* b) {
+  if (fmpz_is_zero(b)) throw DomainError("division by zero");
+}
+
+// ---- Z ----------------------------------------------------------------
+
+Value int_binary(BinaryOp op, const fmpz* a, const fmpz* b) {
+  Value r = Value::integer(slong{0});
+  fmpz* z = r.int_mut();
+  switch (op) {
+    case BinaryOp::Add: fmpz_add(z, a, b); return r;
+    case BinaryOp::Sub: fmpz_sub(z, a, b); return r;
+    case BinaryOp::Mul:
+    case BinaryOp::PointMul: fmpz_mul(z, a, b); return r;
+    case BinaryOp::Div:
+      require_nonzero_divisor(b);
+      if (!fmpz_divisible(a, b))
+        throw DomainError(fmpz_to_string(a) + " is not divisible by " + fmpz_to_string(b) +
+                          " (use // for the floor quotient, or work mod p)");
+      fmpz_divexact(z, a, b);
+      return r;
+    case BinaryOp::FloorDiv: require_nonzero_divisor(b); fmpz_fdiv_q(z, a, b); return r;
+    case BinaryOp::Rem: require_nonzero_divisor(b); fmpz_fdiv_r(z, a, b); return r;
+    case BinaryOp::Lt: return Value::boolean(fmpz_cmp(a, b) < 0);
+    case BinaryOp::Le: return Value::boolean(fmpz_cmp(a, b) <= 0);
+    case BinaryOp::Gt: return Value::boolean(fmpz_cmp(a, b) > 0);
+    case BinaryOp::Ge: return Value::boolean(fmpz_cmp(a, b) >= 0);
+    default: break;
+  }
+  throw DomainError(std::string("'") + op_symbol(op) + "' is not defined between integers");
+}
+
+// ---- Z/pZ -------------------------------------------------------------
+
+void residue_of(fmpz_t out, const Value& v, const Modulus& m) {
+  if (v.is(Kind::Mod))
+    fmpz_set(out, v.as_int());
+  else
+    fmpz_mod(out, v.as_int(), m.value());
+}
+
+[[noreturn]] void not_invertible(const fmpz* r, const Modulus& m) {
+  throw DomainError(fmpz_to_string(r) + " mod " + m.to_string() + " is not invertible");
+}
+
+void invert_residue(fmpz_t out, const fmpz* r, const Modulus& m) {
+  if (fmpz_is_zero(r) || !fmpz_invmod(out, r, m.value())) not_invertible(r, m);
+}
+
+Value mod_binary(BinaryOp op, const Value& a, const Value& b, const ModulusPtr& m) {
+  Fmpz x, y;
+  residue_of(x.get(), a, *m);
+  residue_of(y.get(), b, *m);
+  Fmpz z;
+  if (m->word_size()) {
+    const nmod_t& n = m->nmod();
+    ulong u = fmpz_get_ui(x.get()), v = fmpz_get_ui(y.get());
+    switch (op) {
+      case BinaryOp::Add: fmpz_set_ui(z.get(), nmod_add(u, v, n)); return Value::mod(z.get(), m);
+      case BinaryOp::Sub: fmpz_set_ui(z.get(), nmod_sub(u, v, n)); return Value::mod(z.get(), m);
+      case BinaryOp::Mul:
+      case BinaryOp::PointMul: fmpz_set_ui(z.get(), nmod_mul(u, v, n)); return Value::mod(z.get(), m);
+      default: break;
+    }
+  }
+  switch (op) {
+    case BinaryOp::Add: fmpz_mod_add(z.get(), x.get(), y.get(), m->ctx()); break;
+    case BinaryOp::Sub: fmpz_mod_sub(z.get(), x.get(), y.get(), m->ctx()); break;
+    case BinaryOp::Mul:
+    case BinaryOp::PointMul: fmpz_mod_mul(z.get(), x.get(), y.get(), m->ctx()); break;
+    case BinaryOp::Div:
+      invert_residue(z.get(), y.get(), *m);
+      fmpz_mod_mul(z.get(), x.get(), z.get(), m->ctx());
+      break;
+    default:
+      throw DomainError(std::string("'") + op_symbol(op) + "' is not defined in Z/" + m->to_string() +
+                        "Z (lift the values to integers first)");
+  }
+  return Value::mod(z.get(), m);
+}
+
+// ---- Z[x] -------------------------------------------------------------
+
+Value zpoly_binary(BinaryOp op, const ZPoly& a, const ZPoly& b) {
+  ZPoly r;
+  switch (op) {
+    case BinaryOp::Add: fmpz_poly_add(r.get(), a.get(), b.get()); break;
+    case BinaryOp::Sub: fmpz_poly_sub(r.get(), a.get(), b.get()); break;
+    case BinaryOp::Mul:
+    case BinaryOp::PointMul: r = multiply(a, b); break;
+    case BinaryOp::Div:
+      if (b.is_zero()) throw DomainError("division by the zero polynomial");
+      if (!fmpz_poly_divides(r.get(), a.get(), b.get()))
+        throw DomainError("the division is not exact in Z[x] (use // and % for quotient and remainder)");
+      break;
+    case BinaryOp::FloorDiv:
+    case BinaryOp::Rem: {
+      if (b.is_zero()) throw DomainError("division by the zero polynomial");
+      ZPoly q, rem;
+      fmpz_poly_divrem(q.get(), rem.get(), a.get(), b.get());
+      r = op == BinaryOp::FloorDiv ? std::move(q) : std::move(rem);
+      break;
+    }
+    default: throw DomainError(std::string("'") + op_symbol(op) + "' is not defined between polynomials");
+  }
+  return Value::zpoly(std::move(r));
+}
+
+// ---- (Z/pZ)[x] --------------------------------------------------------
+
+Value modpoly_binary(BinaryOp op, const ModPoly& a, const ModPoly& b) {
+  switch (op) {
+    case BinaryOp::Add: return Value::modpoly(add(a, b));
+    case BinaryOp::Sub: return Value::modpoly(sub(a, b));
+    case BinaryOp::Mul:
+    case BinaryOp::PointMul: return Value::modpoly(multiply(a, b));
+    case BinaryOp::Div:
+      if (b.length() == 1) {
+        Fmpz c, inv;
+        b.coeff(c.get(), 0);
+        invert_residue(inv.get(), c.get(), *b.modulus());
+        return Value::modpoly(scalar_mul(a, inv.get()));
+      }
+      return Value::modpoly(exact_div(a, b));
+    case BinaryOp::FloorDiv: return Value::modpoly(divrem(a, b).first);
+    case BinaryOp::Rem: return Value::modpoly(divrem(a, b).second);
+    default: throw DomainError(std::string("'") + op_symbol(op) + "' is not defined between polynomials");
+  }
+}
+
+// ---- powers -----------------------------------------------------------
+
+Value int_power(const fmpz* a, const Value& e) {
+  if (fmpz_is_zero(a) || fmpz_is_pm1(a)) {
+    if (fmpz_is_zero(a) && fmpz_sgn(e.as_int()) < 0) throw DomainError("division by zero (0 to a negative power)");
+    if (fmpz_is_zero(a)) return Value::integer(fmpz_is_zero(e.as_int()) ? 1 : 0);
+    if (fmpz_is_one(a) || fmpz_is_even(e.as_int())) return Value::integer(1);
+    return Value::integer(-1);
+  }
+  if (fmpz_sgn(e.as_int()) < 0)
+    throw DomainError("an integer to a negative power is not an integer (use mod p for inverses)");
+  ulong n = to_exponent(e, "the exponent");
+  guard_allocation(static_cast<double>(fmpz_bits(a)) * static_cast<double>(n) / 8, "this power");
+  Fmpz r;
+  fmpz_pow_ui(r.get(), a, n);
+  return Value::integer(std::move(r));
+}
+
+Value mod_power(const Value& a, const Value& e) {
+  const ModulusPtr m = a.modulus();
+  Fmpz base(a.as_int()), exponent(e.as_int());
+  if (fmpz_sgn(exponent.get()) < 0) {
+    invert_residue(base.get(), a.as_int(), *m);
+    fmpz_neg(exponent.get(), exponent.get());
+  }
+  Fmpz r;
+  fmpz_powm(r.get(), base.get(), exponent.get(), m->value());
+  return Value::mod(r.get(), m);
+}
+
+double coefficient_bits(const ZPoly& p) {
+  return static_cast<double>(std::abs(fmpz_poly_max_bits(p.get())));
+}
+
+Value zpoly_power(const ZPoly& a, const Value& e) {
+  if (fmpz_sgn(e.as_int()) < 0) throw DomainError("a polynomial to a negative power is not a polynomial");
+  ulong n = to_exponent(e, "the exponent");
+  double length = static_cast<double>(std::max<slong>(a.degree(), 0)) * static_cast<double>(n) + 1;
+  double bits = (coefficient_bits(a) + std::log2(static_cast<double>(std::max<slong>(a.length(), 1)))) * static_cast<double>(n) + 64;
+  guard_allocation(length * bits / 8, "this power");
+  return Value::zpoly(power(a, n));
+}
+
+Value modpoly_power(const ModPoly& a, const Value& e) {
+  if (fmpz_sgn(e.as_int()) < 0) throw DomainError("a polynomial to a negative power is not a polynomial");
+  ulong n = to_exponent(e, "the exponent");
+  double length = static_cast<double>(std::max<slong>(a.degree(), 0)) * static_cast<double>(n) + 1;
+  double bytes = length * (static_cast<double>(fmpz_bits(a.modulus()->value())) / 8 + 8);
+  guard_allocation(bytes, "this power");
+  return Value::modpoly(power(a, n));
+}
+
+Value power_of(const Value& a, const Value& e) {
+  if (!e.is(Kind::Int)) throw DomainError("the exponent must be an integer, not " + type_description(e));
+  switch (a.kind()) {
+    case Kind::Int: return int_power(a.as_int(), e);
+    case Kind::Mod: return mod_power(a, e);
+    case Kind::ZPoly: return zpoly_power(a.as_zpoly(), e);
+    case Kind::ModPoly: return modpoly_power(a.as_modpoly(), e);
+    default: throw DomainError("'^' is not defined for " + type_description(a));
+  }
+}
+
+// ---- reals (for timings) ----
+
+double to_double(const Value& v) { return v.is(Kind::Real) ? v.as_real() : fmpz_get_d(v.as_int()); }
+
+Value real_binary(BinaryOp op, const Value& a, const Value& b) {
+  if ((!a.is(Kind::Real) && !a.is(Kind::Int)) || (!b.is(Kind::Real) && !b.is(Kind::Int))) unsupported(op, a, b);
+  const double x = to_double(a), y = to_double(b);
+  switch (op) {
+    case BinaryOp::Add: return Value::real(x + y);
+    case BinaryOp::Sub: return Value::real(x - y);
+    case BinaryOp::Mul:
+    case BinaryOp::PointMul: return Value::real(x * y);
+    case BinaryOp::Div: return Value::real(x / y);
+    case BinaryOp::Lt: return Value::boolean(x < y);
+    case BinaryOp::Le: return Value::boolean(x <= y);
+    case BinaryOp::Gt: return Value::boolean(x > y);
+    case BinaryOp::Ge: return Value::boolean(x >= y);
+    default: unsupported(op, a, b);
+  }
+}
+
+// ---- vectors ----------------------------------------------------------
+
+Value vector_binary(BinaryOp op, const Value& a, const Value& b) {
+  const bool va = a.is(Kind::Vec), vb = b.is(Kind::Vec);
+  std::vector<Value> out;
+  if (va && vb) {
+    if (op != BinaryOp::Add && op != BinaryOp::Sub && op != BinaryOp::PointMul) {
+      if (op == BinaryOp::Mul)
+        throw DomainError("'*' between two vectors is not defined: use .* for the pointwise product");
+      unsupported(op, a, b);
+    }
+    const auto &x = a.as_vec(), &y = b.as_vec();
+    if (x.size() != y.size())
+      throw DomainError(std::string("'") + op_symbol(op) + "' needs vectors of equal length, not " +
+                        std::to_string(x.size()) + " and " + std::to_string(y.size()));
+    out.reserve(x.size());
+    BinaryOp elementwise = op == BinaryOp::PointMul ? BinaryOp::Mul : op;
+    for (size_t i = 0; i < x.size(); i++) out.push_back(apply(elementwise, x[i], y[i]));
+    return Value::vec(std::move(out));
+  }
+  // A vector and a scalar: scalar * v, v * scalar, v / scalar, v // s, v % s.
+  const bool scalar_left = vb;
+  const Value& vec = scalar_left ? b : a;
+  const Value& scalar = scalar_left ? a : b;
+  bool allowed = op == BinaryOp::Mul || op == BinaryOp::PointMul ||
+                 (!scalar_left && (op == BinaryOp::Div || op == BinaryOp::FloorDiv || op == BinaryOp::Rem));
+  if (!allowed || scalar.is(Kind::Str) || scalar.is(Kind::Bool) || scalar.is_none()) unsupported(op, a, b);
+  out.reserve(vec.as_vec().size());
+  for (const Value& e : vec.as_vec()) out.push_back(scalar_left ? apply(op, scalar, e) : apply(op, e, scalar));
+  return Value::vec(std::move(out));
+}
+
+bool ring_equal(const Value& a, const Value& b) {
+  if (a.is(Kind::Int) && b.is(Kind::Int)) return fmpz_equal(a.as_int(), b.as_int());
+  ModulusPtr ma = a.modulus(), mb = b.modulus();
+  if (ma && mb && !same_modulus(ma, mb)) return false;
+  ModulusPtr m = ma ? ma : mb;
+  if (!is_poly(a) && !is_poly(b)) {
+    Fmpz x, y;
+    residue_of(x.get(), a, *m);
+    residue_of(y.get(), b, *m);
+    return fmpz_equal(x.get(), y.get());
+  }
+  if (m) return equal(to_modpoly(a, m), to_modpoly(b, m));
+  return fmpz_poly_equal(to_zpoly(a).get(), to_zpoly(b).get());
+}
+
+}  // namespace
+
+Value apply(BinaryOp op, const Value& a, const Value& b) {
+  if (a.is(Kind::Int) && b.is(Kind::Int) && op != BinaryOp::Pow && op != BinaryOp::Eq && op != BinaryOp::Ne)
+    return int_binary(op, a.as_int(), b.as_int());
+  if ((a.is(Kind::Real) || b.is(Kind::Real)) && op != BinaryOp::Eq && op != BinaryOp::Ne && !a.is(Kind::Vec) &&
+      !b.is(Kind::Vec))
+    return real_binary(op, a, b);
+  switch (op) {
+    case BinaryOp::Eq: return Value::boolean(equal_values(a, b));
+    case BinaryOp::Ne: return Value::boolean(!equal_values(a, b));
+    case BinaryOp::Lt:
+    case BinaryOp::Le:
+    case BinaryOp::Gt:
+    case BinaryOp::Ge:
+      throw DomainError(std::string("'") + op_symbol(op) + "' compares integers only, not " +
+                        type_description(a) + " and " + type_description(b));
+    case BinaryOp::Pow: return power_of(a, b);
+    default: break;
+  }
+  if (op == BinaryOp::Add && (a.is(Kind::Str) || b.is(Kind::Str)))
+    return Value::str((a.is(Kind::Str) ? a.as_str() : format(a)) + (b.is(Kind::Str) ? b.as_str() : format(b)));
+  if (a.is(Kind::Vec) || b.is(Kind::Vec)) return vector_binary(op, a, b);
+  if (!is_ring(a) || !is_ring(b)) unsupported(op, a, b);
+  ModulusPtr m = joint_modulus(a, b);
+  const bool poly = is_poly(a) || is_poly(b);
+  if (m && !poly) return mod_binary(op, a, b, m);
+  if (m) return modpoly_binary(op, to_modpoly(a, m), to_modpoly(b, m));
+  return zpoly_binary(op, to_zpoly(a), to_zpoly(b));
+}
+
+Value negate(const Value& a) {
+  switch (a.kind()) {
+    case Kind::Int: {
+      Fmpz r;
+      fmpz_neg(r.get(), a.as_int());
+      return Value::integer(std::move(r));
+    }
+    case Kind::Mod: {
+      Fmpz r;
+      fmpz_mod_neg(r.get(), a.as_int(), a.modulus()->ctx());
+      return Value::mod(r.get(), a.modulus());
+    }
+    case Kind::ZPoly: {
+      ZPoly r;
+      fmpz_poly_neg(r.get(), a.as_zpoly().get());
+      return Value::zpoly(std::move(r));
+    }
+    case Kind::ModPoly: return Value::modpoly(neg(a.as_modpoly()));
+    case Kind::Real: return Value::real(-a.as_real());
+    case Kind::Vec: {
+      std::vector<Value> out;
+      out.reserve(a.as_vec().size());
+      for (const Value& e : a.as_vec()) out.push_back(negate(e));
+      return Value::vec(std::move(out));
+    }
+    default: throw DomainError("unary '-' is not defined for " + type_description(a));
+  }
+}
+
+Value reduce_mod(const Value& a, const Value& p) {
+  if (!p.is(Kind::Int))
+    throw DomainError("the modulus after 'mod' must be an integer, not " + type_description(p));
+  ModulusPtr m = make_modulus(p.as_int());
+  switch (a.kind()) {
+    case Kind::Int: return Value::mod_reduce(a.as_int(), m);
+    case Kind::Mod:
+    case Kind::ModPoly:
+      if (same_modulus(a.modulus(), m)) return a;
+      throw DomainError(describe(a) + " is already reduced mod " + a.modulus()->to_string() +
+                        "; lift it first to reduce mod " + m->to_string());
+    case Kind::ZPoly: return Value::modpoly(modpoly_from_fmpz_poly(a.as_zpoly().get(), m));
+    case Kind::Vec: {
+      std::vector<Value> out;
+      out.reserve(a.as_vec().size());
+      for (const Value& e : a.as_vec()) out.push_back(reduce_mod(e, p));
+      return Value::vec(std::move(out));
+    }
+    default: throw DomainError("'mod' is not defined for " + type_description(a));
+  }
+}
+
+bool equal_values(const Value& a, const Value& b) {
+  if (is_ring(a) && is_ring(b)) return ring_equal(a, b);
+  if (a.kind() != b.kind()) return false;
+  switch (a.kind()) {
+    case Kind::None: return true;
+    case Kind::Bool: return a.as_bool() == b.as_bool();
+    case Kind::Real: return a.as_real() == b.as_real();
+    case Kind::Str: return a.as_str() == b.as_str();
+    case Kind::Vec: {
+      const auto &x = a.as_vec(), &y = b.as_vec();
+      if (x.size() != y.size()) return false;
+      for (size_t i = 0; i < x.size(); i++)
+        if (!equal_values(x[i], y[i])) return false;
+      return true;
+    }
+    default: return false;
+  }
+}
+
+ZPoly to_zpoly(const Value& v) {
+  if (v.is(Kind::ZPoly)) return v.as_zpoly();
+  if (v.is(Kind::Int)) {
+    ZPoly r;
+    fmpz_poly_set_fmpz(r.get(), v.as_int());
+    return r;
+  }
+  throw DomainError("expected a polynomial in Z[x], not " + type_description(v));
+}
+
+ModPoly to_modpoly(const Value& v, const ModulusPtr& m) {
+  switch (v.kind()) {
+    case Kind::ModPoly:
+      if (!same_modulus(v.modulus(), m))
+        throw DomainError("cannot mix Z/" + v.modulus()->to_string() + "Z and Z/" + m->to_string() + "Z");
+      return v.as_modpoly();
+    case Kind::ZPoly: return modpoly_from_fmpz_poly(v.as_zpoly().get(), m);
+    case Kind::Int: return modpoly_constant(v.as_int(), m);
+    case Kind::Mod:
+      if (!same_modulus(v.modulus(), m))
+        throw DomainError("cannot mix Z/" + v.modulus()->to_string() + "Z and Z/" + m->to_string() + "Z");
+      return modpoly_constant(v.as_int(), m);
+    default: throw DomainError("expected a polynomial mod " + m->to_string() + ", not " + type_description(v));
+  }
+}
+
+Value to_mod(const Value& v, const ModulusPtr& m) {
+  if (v.is(Kind::Int)) return Value::mod_reduce(v.as_int(), m);
+  if (v.is(Kind::Mod)) {
+    if (!same_modulus(v.modulus(), m))
+      throw DomainError("cannot mix Z/" + v.modulus()->to_string() + "Z and Z/" + m->to_string() + "Z");
+    return v;
+  }
+  throw DomainError("expected an element of Z/" + m->to_string() + "Z, not " + type_description(v));
+}
+
+ulong to_exponent(const Value& e, const char* what) {
+  if (!e.is(Kind::Int)) throw DomainError(std::string(what) + " must be an integer, not " + type_description(e));
+  if (fmpz_sgn(e.as_int()) < 0) throw DomainError(std::string(what) + " must be non-negative");
+  if (!fmpz_abs_fits_ui(e.as_int()))
+    throw DomainError(std::string(what) + " " + fmpz_to_string(e.as_int()) + " is too large");
+  return fmpz_get_ui(e.as_int());
+}
+
+}  // namespace cas

@@ -1,0 +1,17 @@
+#include "error.hpp"
+
+#include <flint/flint.h>
+
+namespace cas {
+
+namespace {
+[[noreturn]] void throw_flint_abort() {
+  // FLINT reports through flint_abort after printing its own message; we
+  // check inputs before calling FLINT, so reaching this is a bug in cas.
+  throw DomainError("internal error: FLINT refused the operation (please report this input)");
+}
+}  // namespace
+
+void install_flint_abort_handler() { flint_set_abort(throw_flint_abort); }
+
+}  // namespace cas

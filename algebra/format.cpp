@@ -1,0 +1,179 @@
+#include "format.hpp"
+
+#include <charconv>
+#include <cstdlib>
+#include <memory>
+
+namespace cas {
+
+std::string fmpz_to_string(const fmpz_t z) {
+  if (!COEFF_IS_MPZ(*z)) return std::to_string(static_cast<slong>(*z));
+  char* s = fmpz_get_str(nullptr, 10, z);
+  std::string out(s);
+  flint_free(s);
+  return out;
+}
+
+std::string Fmpz::to_string() const { return fmpz_to_string(&z_); }
+
+namespace {
+
+// Appends one term `c*x^i` with its sign; `first` is true for the leading term.
+void append_term(std::string& out, const fmpz* c, slong i, bool first) {
+  const bool negative = fmpz_sgn(c) < 0;
+  if (first)
+    out += negative ? "-" : "";
+  else
+    out += negative ? " - " : " + ";
+  Fmpz magnitude;
+  fmpz_abs(magnitude.get(), c);
+  const bool unit = fmpz_is_one(magnitude.get());
+  if (i == 0) {
+    out += magnitude.to_string();
+    return;
+  }
+  if (!unit) out += magnitude.to_string() + "*";
+  out += "x";
+  if (i > 1) out += "^" + std::to_string(i);
+}
+
+// Formats the non-zero terms given by `coeff(i)`, descending, eliding the middle when asked.
+template <class CoeffAt>
+std::string format_terms(slong length, CoeffAt coeff, const FormatOptions& options) {
+  std::vector<slong> nonzero;
+  Fmpz c;
+  for (slong i = length - 1; i >= 0; i--) {
+    coeff(c.get(), i);
+    if (!fmpz_is_zero(c.get())) nonzero.push_back(i);
+  }
+  if (nonzero.empty()) return "0";
+  const size_t keep = options.elide_keep;
+  const bool elide = options.elide_above && nonzero.size() > options.elide_above && nonzero.size() > 2 * keep;
+  std::string out;
+  for (size_t k = 0; k < nonzero.size(); k++) {
+    if (elide && k == keep) {
+      out += " + ... " + std::to_string(nonzero.size() - 2 * keep) + " more terms ...";
+      k = nonzero.size() - keep - 1;
+      continue;
+    }
+    coeff(c.get(), nonzero[k]);
+    append_term(out, c.get(), nonzero[k], k == 0);
+  }
+  return out;
+}
+
+std::string format_vector_items(const std::vector<Value>& items, const FormatOptions& options, bool lifted);
+
+// The body of a value over Z/pZ, printed as its lift (used inside `[...] mod p`).
+std::string format_lifted(const Value& v, const FormatOptions& options) {
+  switch (v.kind()) {
+    case Kind::Mod: return fmpz_to_string(v.as_int());
+    case Kind::ModPoly: return format_modpoly_body(v.as_modpoly(), options);
+    case Kind::Vec: return format_vector_items(v.as_vec(), options, true);
+    default: return format(v, options);
+  }
+}
+
+std::string format_vector_items(const std::vector<Value>& items, const FormatOptions& options, bool lifted) {
+  const size_t keep = options.elide_keep;
+  const bool elide = options.elide_above && items.size() > options.elide_above && items.size() > 2 * keep;
+  std::string out = "[";
+  for (size_t i = 0; i < items.size(); i++) {
+    if (i) out += ", ";
+    if (elide && i == keep) {
+      out += "... " + std::to_string(items.size() - 2 * keep) + " more entries ...";
+      i = items.size() - keep - 1;
+      continue;
+    }
+    out += lifted ? format_lifted(items[i], options) : format(items[i], options);
+  }
+  return out + "]";
+}
+
+std::string quote(const std::string& s) {
+  std::string out = "\"";
+  for (char ch : s) {
+    switch (ch) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default: out += ch;
+    }
+  }
+  return out + "\"";
+}
+
+std::string format_real(double d) {
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d);
+  std::string s(buf, end);
+  if (s.find_first_of(".eni") == std::string::npos) s += ".0";  // stays a real when read back
+  return s;
+}
+
+}  // namespace
+
+std::string format_zpoly(const ZPoly& p, const FormatOptions& options) {
+  return format_terms(
+      p.length(), [&](fmpz_t out, slong i) { fmpz_set(out, p.coeff(i)); }, options);
+}
+
+std::string format_modpoly_body(const ModPoly& p, const FormatOptions& options) {
+  return format_terms(
+      p.length(), [&](fmpz_t out, slong i) { p.coeff(out, i); }, options);
+}
+
+std::string format(const Value& v, const FormatOptions& options) {
+  switch (v.kind()) {
+    case Kind::None: return "";
+    case Kind::Bool: return v.as_bool() ? "true" : "false";
+    case Kind::Int: return fmpz_to_string(v.as_int());
+    case Kind::Real: return format_real(v.as_real());
+    case Kind::Mod: return fmpz_to_string(v.as_int()) + " mod " + v.modulus()->to_string();
+    case Kind::ZPoly: return format_zpoly(v.as_zpoly(), options);
+    case Kind::ModPoly: {
+      std::string body = format_modpoly_body(v.as_modpoly(), options);
+      const bool several_terms = body.find(" + ") != std::string::npos || body.find(" - ") != std::string::npos;
+      return (several_terms ? "(" + body + ")" : body) + " mod " + v.modulus()->to_string();
+    }
+    case Kind::Vec: {
+      if (ModulusPtr m = common_modulus(v)) return format_vector_items(v.as_vec(), options, true) + " mod " + m->to_string();
+      return format_vector_items(v.as_vec(), options, false);
+    }
+    case Kind::Str: return quote(v.as_str());
+  }
+  return "";
+}
+
+std::string type_description(const Value& v) {
+  switch (v.kind()) {
+    case Kind::None: return "nothing";
+    case Kind::Bool: return "a boolean";
+    case Kind::Int: return "an integer";
+    case Kind::Real: return "a real number";
+    case Kind::Mod: return "an element of Z/" + v.modulus()->to_string() + "Z";
+    case Kind::ZPoly: return "a polynomial in Z[x]";
+    case Kind::ModPoly: return "a polynomial in Z/" + v.modulus()->to_string() + "Z[x]";
+    case Kind::Vec: return "a vector";
+    case Kind::Str: return "a string";
+  }
+  return "a value";
+}
+
+std::string describe(const Value& v) {
+  FormatOptions shortened;
+  shortened.elide_above = 8;
+  shortened.elide_keep = 2;
+  switch (v.kind()) {
+    case Kind::Vec: return "a vector of length " + std::to_string(v.as_vec().size());
+    case Kind::None: return "nothing";
+    default: {
+      std::string text = format(v, shortened);
+      if (text.size() > 60) text = text.substr(0, 57) + "...";
+      return text;
+    }
+  }
+}
+
+}  // namespace cas

@@ -1,0 +1,27 @@
+#pragma once
+// Printed forms of values. Each printed form is also valid input that
+// evaluates to an equal value: `16 mod 17`, `3*x^4 - 4*x^2`,
+// `(x^2 + 16) mod 17`, `[12, 0, 13] mod 17`.
+#include "value.hpp"
+
+#include <string>
+
+namespace cas {
+
+struct FormatOptions {
+  // The REPL elides values with more terms or entries than this; 0 = never.
+  size_t elide_above = 0;
+  size_t elide_keep = 5;  // terms kept at each end when eliding
+};
+
+std::string format(const Value& v, const FormatOptions& options = {});
+// How a value is named in error messages: "the integer 7", "16 mod 17", "a vector of length 3".
+std::string describe(const Value& v);
+// The type in words: "an integer", "an element of Z/17Z", "a polynomial in Z[x]".
+std::string type_description(const Value& v);
+
+std::string format_zpoly(const ZPoly& p, const FormatOptions& options = {});
+// Coefficients as integers in 0..p-1, without the " mod p".
+std::string format_modpoly_body(const ModPoly& p, const FormatOptions& options = {});
+
+}  // namespace cas

@@ -1,0 +1,282 @@
+#include "fourier.hpp"
+
+#include "engine.hpp"
+#include "error.hpp"
+#include "format.hpp"
+#include "modpoly_ops.hpp"
+#include "multiply.hpp"
+
+#include <flint/fmpz_factor.h>
+
+#include <cmath>
+
+namespace cas {
+
+namespace {
+
+bool is_power_of_two(size_t n) { return n && !(n & (n - 1)); }
+
+std::string ordinal(ulong n) {
+  const char* suffix = "th";
+  if (n % 100 < 11 || n % 100 > 13) {
+    if (n % 10 == 1) suffix = "st";
+    if (n % 10 == 2) suffix = "nd";
+    if (n % 10 == 3) suffix = "rd";
+  }
+  return std::to_string(n) + suffix;
+}
+
+// Residues of the entries of a vector over the Z/pZ of m.
+std::vector<Fmpz> residues(const Value& v, const ModulusPtr& m, const char* what) {
+  if (!v.is(Kind::Vec)) throw DomainError(std::string(what) + ": expected a vector, not " + type_description(v));
+  std::vector<Fmpz> out;
+  out.reserve(v.as_vec().size());
+  for (const Value& e : v.as_vec()) {
+    Fmpz r;
+    if (e.is(Kind::Int)) {
+      fmpz_mod(r.get(), e.as_int(), m->value());
+    } else if (e.is(Kind::Mod) && same_modulus(e.modulus(), m)) {
+      fmpz_set(r.get(), e.as_int());
+    } else {
+      throw DomainError(std::string(what) + ": the entries must be integers or elements of Z/" + m->to_string() +
+                        "Z, not " + describe(e));
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+Value to_vector(const std::vector<Fmpz>& items, const ModulusPtr& m) {
+  std::vector<Value> out;
+  out.reserve(items.size());
+  for (const Fmpz& r : items) out.push_back(Value::mod(r.get(), m));
+  return Value::vec(std::move(out));
+}
+
+// In-place iterative radix-2 NTT (bit reversal, then log2 n butterfly stages),
+// with the powers of w computed once. Word-size moduli use nmod arithmetic.
+void ntt_word(std::vector<ulong>& a, ulong w, const nmod_t& mod) {
+  const size_t n = a.size();
+  for (size_t i = 1, j = 0; i < n; i++) {
+    size_t bit = n >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) std::swap(a[i], a[j]);
+  }
+  std::vector<ulong> powers(std::max<size_t>(n / 2, 1));
+  powers[0] = 1;
+  for (size_t k = 1; k < n / 2; k++) powers[k] = nmod_mul(powers[k - 1], w, mod);
+  for (size_t len = 2; len <= n; len <<= 1) {
+    const size_t half = len / 2, stride = n / len;
+    for (size_t i = 0; i < n; i += len)
+      for (size_t j = 0; j < half; j++) {
+        ulong u = a[i + j], v = nmod_mul(a[i + j + half], powers[j * stride], mod);
+        a[i + j] = nmod_add(u, v, mod);
+        a[i + j + half] = nmod_sub(u, v, mod);
+      }
+  }
+}
+
+void ntt_big(std::vector<Fmpz>& a, const fmpz* w, const fmpz_mod_ctx_struct* ctx) {
+  const size_t n = a.size();
+  for (size_t i = 1, j = 0; i < n; i++) {
+    size_t bit = n >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) std::swap(a[i], a[j]);
+  }
+  std::vector<Fmpz> powers(std::max<size_t>(n / 2, 1));
+  fmpz_one(powers[0].get());
+  for (size_t k = 1; k < n / 2; k++) fmpz_mod_mul(powers[k].get(), powers[k - 1].get(), w, ctx);
+  Fmpz u, v;
+  for (size_t len = 2; len <= n; len <<= 1) {
+    const size_t half = len / 2, stride = n / len;
+    for (size_t i = 0; i < n; i += len)
+      for (size_t j = 0; j < half; j++) {
+        fmpz_set(u.get(), a[i + j].get());
+        fmpz_mod_mul(v.get(), a[i + j + half].get(), powers[j * stride].get(), ctx);
+        fmpz_mod_add(a[i + j].get(), u.get(), v.get(), ctx);
+        fmpz_mod_sub(a[i + j + half].get(), u.get(), v.get(), ctx);
+      }
+  }
+}
+
+void transform(std::vector<Fmpz>& a, const fmpz* w, const Modulus& m) {
+  engine_note("cpu ntt 2^" + std::to_string(static_cast<int>(std::log2(static_cast<double>(a.size())))),
+              static_cast<double>(a.size()));
+  if (!m.word_size()) {
+    ntt_big(a, w, m.ctx());
+    return;
+  }
+  std::vector<ulong> words(a.size());
+  for (size_t i = 0; i < a.size(); i++) words[i] = fmpz_get_ui(a[i].get());
+  ntt_word(words, fmpz_get_ui(w), m.nmod());
+  for (size_t i = 0; i < a.size(); i++) fmpz_set_ui(a[i].get(), words[i]);
+}
+
+ModulusPtr root_modulus(const Value& w, const char* what) {
+  if (!w.is(Kind::Mod))
+    throw DomainError(std::string(what) + ": the root of unity must be an element of Z/pZ (like 2 mod 17), not " +
+                      describe(w));
+  return w.modulus();
+}
+
+void require_power_of_two(size_t n, const char* what) {
+  if (!is_power_of_two(n))
+    throw DomainError(std::string(what) + ": the length " + std::to_string(n) +
+                      " is not a power of two (use dft for other lengths)");
+}
+
+void scale_by_inverse_length(std::vector<Fmpz>& a, const ModulusPtr& m, const char* what) {
+  Fmpz n_inv(static_cast<ulong>(a.size()));
+  if (!fmpz_invmod(n_inv.get(), n_inv.get(), m->value()))
+    throw DomainError(std::string(what) + ": the length " + std::to_string(a.size()) + " is not invertible mod " +
+                      m->to_string());
+  for (auto& x : a) fmpz_mod_mul(x.get(), x.get(), n_inv.get(), m->ctx());
+}
+
+}  // namespace
+
+void require_primitive_root(const Value& w, ulong n, const char* what) {
+  const ModulusPtr m = root_modulus(w, what);
+  auto power_is_one = [&](ulong e) {
+    Fmpz power, exponent(e);
+    fmpz_powm(power.get(), w.as_int(), exponent.get(), m->value());
+    return fmpz_is_one(power.get()) != 0;
+  };
+  auto fail = [&](const std::string& why) {
+    throw DomainError(std::string(what) + ": " + describe(w) + " is not a primitive " + ordinal(n) +
+                      " root of unity (" + why + ")");
+  };
+  if (!power_is_one(n)) fail("its " + ordinal(n) + " power is not 1");
+  // Primitive: no proper divisor n/q (q a prime factor of n) already gives 1.
+  fmpz_factor_t f;
+  fmpz_factor_init(f);
+  fmpz_factor_si(f, static_cast<slong>(n));
+  std::vector<ulong> primes;
+  for (slong i = 0; i < f->num; i++) primes.push_back(fmpz_get_ui(f->p + i));
+  fmpz_factor_clear(f);
+  for (ulong q : primes)
+    if (power_is_one(n / q)) fail("already its " + ordinal(n / q) + " power is 1");
+}
+
+Value fft(const Value& v, const Value& w) {
+  const ModulusPtr m = root_modulus(w, "fft");
+  std::vector<Fmpz> a = residues(v, m, "fft");
+  require_power_of_two(a.size(), "fft");
+  require_primitive_root(w, a.size(), "fft");
+  transform(a, w.as_int(), *m);
+  return to_vector(a, m);
+}
+
+Value ifft(const Value& v, const Value& w) {
+  const ModulusPtr m = root_modulus(w, "ifft");
+  std::vector<Fmpz> a = residues(v, m, "ifft");
+  require_power_of_two(a.size(), "ifft");
+  require_primitive_root(w, a.size(), "ifft");
+  Fmpz w_inv;
+  fmpz_invmod(w_inv.get(), w.as_int(), m->value());
+  transform(a, w_inv.get(), *m);
+  scale_by_inverse_length(a, m, "ifft");
+  return to_vector(a, m);
+}
+
+namespace {
+
+// A primitive root of unity of order `order` in Z/pZ when p is prime and order | p-1.
+bool find_root_of_unity(Fmpz& root, const Modulus& m, ulong order) {
+  if (!m.is_prime()) return false;
+  Fmpz p_minus_1;
+  fmpz_sub_ui(p_minus_1.get(), m.value(), 1);
+  if (!fmpz_divisible_si(p_minus_1.get(), static_cast<slong>(order))) return false;
+  // g^((p-1)/order) for the smallest g whose power has full order.
+  Fmpz e, half_power;
+  fmpz_divexact_ui(e.get(), p_minus_1.get(), order);
+  for (ulong g = 2;; g++) {
+    Fmpz base(g);
+    fmpz_powm(root.get(), base.get(), e.get(), m.value());
+    if (order == 1) return true;
+    fmpz_powm_ui(half_power.get(), root.get(), order / 2, m.value());
+    if (!fmpz_is_one(half_power.get())) return true;  // order is a power of two here
+  }
+}
+
+Value convolve_by_fft(std::vector<Fmpz> a, std::vector<Fmpz> b, const ModulusPtr& m, bool negacyclic) {
+  const size_t n = a.size();
+  Fmpz psi, w, psi_power;
+  find_root_of_unity(psi, *m, negacyclic ? 2 * n : n);
+  if (negacyclic) {
+    // weight by psi^i so that x^n + 1 becomes the cyclic case (psi^n = -1)
+    fmpz_one(psi_power.get());
+    for (size_t i = 0; i < n; i++) {
+      fmpz_mod_mul(a[i].get(), a[i].get(), psi_power.get(), m->ctx());
+      fmpz_mod_mul(b[i].get(), b[i].get(), psi_power.get(), m->ctx());
+      fmpz_mod_mul(psi_power.get(), psi_power.get(), psi.get(), m->ctx());
+    }
+    fmpz_mod_mul(w.get(), psi.get(), psi.get(), m->ctx());
+  } else {
+    fmpz_set(w.get(), psi.get());
+  }
+  transform(a, w.get(), *m);
+  transform(b, w.get(), *m);
+  for (size_t i = 0; i < n; i++) fmpz_mod_mul(a[i].get(), a[i].get(), b[i].get(), m->ctx());
+  Fmpz w_inv;
+  fmpz_invmod(w_inv.get(), w.get(), m->value());
+  transform(a, w_inv.get(), *m);
+  scale_by_inverse_length(a, m, "convolve");
+  if (negacyclic) {
+    Fmpz psi_inv;
+    fmpz_invmod(psi_inv.get(), psi.get(), m->value());
+    fmpz_one(psi_power.get());
+    for (size_t i = 0; i < n; i++) {
+      fmpz_mod_mul(a[i].get(), a[i].get(), psi_power.get(), m->ctx());
+      fmpz_mod_mul(psi_power.get(), psi_power.get(), psi_inv.get(), m->ctx());
+    }
+  }
+  return to_vector(a, m);
+}
+
+// Any modulus and length: one polynomial product, folded modulo x^n -+ 1.
+Value convolve_by_product(const std::vector<Fmpz>& a, const std::vector<Fmpz>& b, const ModulusPtr& m,
+                          bool negacyclic) {
+  const size_t n = a.size();
+  ModPoly pa(m), pb(m);
+  for (size_t i = 0; i < n; i++) {
+    pa.set_coeff(static_cast<slong>(i), a[i].get());
+    pb.set_coeff(static_cast<slong>(i), b[i].get());
+  }
+  ModPoly product = multiply(pa, pb);
+  std::vector<Fmpz> c(n);
+  Fmpz coeff;
+  for (slong k = 0; k < product.length(); k++) {
+    product.coeff(coeff.get(), k);
+    Fmpz& slot = c[static_cast<size_t>(k) % n];
+    if (negacyclic && static_cast<size_t>(k) >= n)
+      fmpz_mod_sub(slot.get(), slot.get(), coeff.get(), m->ctx());
+    else
+      fmpz_mod_add(slot.get(), slot.get(), coeff.get(), m->ctx());
+  }
+  return to_vector(c, m);
+}
+
+}  // namespace
+
+Value convolve(const Value& a, const Value& b, bool negacyclic) {
+  const char* what = negacyclic ? "negaconvolve" : "convolve";
+  ModulusPtr m = common_modulus(a);
+  if (!m) m = common_modulus(b);
+  if (!m)
+    throw DomainError(std::string(what) + ": the vectors must be over Z/pZ (write v mod p), not over the integers");
+  std::vector<Fmpz> x = residues(a, m, what), y = residues(b, m, what);
+  if (x.size() != y.size())
+    throw DomainError(std::string(what) + ": the vectors must have one length, not " + std::to_string(x.size()) +
+                      " and " + std::to_string(y.size()));
+  if (x.empty()) return Value::vec({});
+  Fmpz root;
+  const ulong order = negacyclic ? 2 * x.size() : x.size();
+  if (is_power_of_two(x.size()) && find_root_of_unity(root, *m, order))
+    return convolve_by_fft(std::move(x), std::move(y), m, negacyclic);
+  return convolve_by_product(x, y, m, negacyclic);
+}
+
+}  // namespace cas

@@ -1,0 +1,47 @@
+#pragma once
+// Operations on ModPoly, each one FLINT call on whichever storage the
+// modulus uses. Field operations check that p is prime first (FLINT would
+// abort) and say which element is not invertible.
+#include "flint_util.hpp"
+#include "modpoly.hpp"
+
+#include <utility>
+#include <vector>
+
+namespace cas {
+
+ModPoly modpoly_from_fmpz_poly(const fmpz_poly_struct* f, const ModulusPtr& m);
+ModPoly modpoly_constant(const fmpz_t c, const ModulusPtr& m);
+ModPoly modpoly_x(const ModulusPtr& m);
+
+bool equal(const ModPoly& a, const ModPoly& b);
+ModPoly add(const ModPoly& a, const ModPoly& b);
+ModPoly sub(const ModPoly& a, const ModPoly& b);
+ModPoly neg(const ModPoly& a);
+ModPoly scalar_mul(const ModPoly& a, const fmpz_t c);
+ModPoly mul_flint(const ModPoly& a, const ModPoly& b);  // always FLINT; see multiply.hpp
+ModPoly pow_flint(const ModPoly& a, ulong e);
+
+// Euclidean division; needs an invertible leading coefficient of b.
+std::pair<ModPoly, ModPoly> divrem(const ModPoly& a, const ModPoly& b);
+// a / b when b divides a exactly, else DomainError.
+ModPoly exact_div(const ModPoly& a, const ModPoly& b);
+
+void lead(fmpz_t out, const ModPoly& a);
+void evaluate(fmpz_t out, const ModPoly& a, const fmpz_t point);
+ModPoly derivative(const ModPoly& a);
+ModPoly make_monic(const ModPoly& a);
+ModPoly gcd(const ModPoly& a, const ModPoly& b);                        // monic
+void xgcd(ModPoly& g, ModPoly& s, ModPoly& t, const ModPoly& a, const ModPoly& b);
+void resultant(fmpz_t out, const ModPoly& a, const ModPoly& b);
+ModPoly compose(const ModPoly& f, const ModPoly& g);
+ModPoly powmod(const ModPoly& f, const fmpz_t e, const ModPoly& m);
+std::vector<std::pair<ModPoly, slong>> factor(const ModPoly& f, fmpz_t unit_out);
+std::vector<Fmpz> roots(const ModPoly& f);                              // distinct, ascending
+bool is_irreducible(const ModPoly& f);
+ModPoly interpolate(const std::vector<Fmpz>& xs, const std::vector<Fmpz>& ys, const ModulusPtr& m);
+
+// Throws unless the leading coefficient is invertible mod p.
+void require_invertible_lead(const ModPoly& b, const char* what);
+
+}  // namespace cas

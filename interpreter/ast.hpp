@@ -1,0 +1,290 @@
+#pragma once
+// The abstract syntax tree: a small tree of nodes, each with the source
+// offset of its start. Names are resolved to slots (global or local) once,
+// after parsing (resolve), so evaluation never looks a variable up by name.
+#include "algebra/arith.hpp"
+#include "algebra/value.hpp"
+#include "error.hpp"
+
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace cas {
+
+class Interpreter;
+class Resolver;
+struct Builtin;
+struct Function;
+
+class Node {
+ public:
+  explicit Node(Position where) : where_(where) {}
+  virtual ~Node() = default;
+  virtual Value eval(Interpreter& in) const = 0;
+  virtual void resolve(Resolver& r) = 0;
+  // Adds the names this node assigns (for the locals of a function body).
+  virtual void collect_assigned(std::set<std::string>&) const {}
+  const Position& where() const { return where_; }
+
+ private:
+  Position where_;
+};
+using NodePtr = std::unique_ptr<Node>;
+
+// Where a variable lives: a global slot of the interpreter or a local slot of the running call.
+struct Slot {
+  bool local = false;
+  uint32_t index = 0;
+};
+
+class Constant final : public Node {
+ public:
+  Constant(Position p, Value v) : Node(p), value_(std::move(v)) {}
+  Value eval(Interpreter&) const override { return value_; }
+  void resolve(Resolver&) override {}
+  const Value& value() const { return value_; }
+
+ private:
+  Value value_;
+};
+
+class VarRef final : public Node {
+ public:
+  VarRef(Position p, std::string name) : Node(p), name_(std::move(name)) {}
+  Value eval(Interpreter& in) const override;
+  void resolve(Resolver& r) override;
+  const std::string& name() const { return name_; }
+  const Slot& slot() const { return slot_; }
+
+ private:
+  std::string name_;
+  Slot slot_;
+};
+
+class VectorLiteral final : public Node {
+ public:
+  VectorLiteral(Position p, std::vector<NodePtr> items) : Node(p), items_(std::move(items)) {}
+  Value eval(Interpreter& in) const override;
+  void resolve(Resolver& r) override;
+
+ private:
+  std::vector<NodePtr> items_;
+};
+
+class Index final : public Node {
+ public:
+  Index(Position p, NodePtr target, NodePtr index) : Node(p), target_(std::move(target)), index_(std::move(index)) {}
+  Value eval(Interpreter& in) const override;
+  void resolve(Resolver& r) override;
+  NodePtr& target() { return target_; }
+  NodePtr& index() { return index_; }
+
+ private:
+  NodePtr target_, index_;
+};
+
+class Call final : public Node {
+ public:
+  Call(Position p, std::string name, std::vector<NodePtr> args)
+      : Node(p), name_(std::move(name)), args_(std::move(args)) {}
+  Value eval(Interpreter& in) const override;
+  void resolve(Resolver& r) override;
+  const std::string& name() const { return name_; }
+  const std::vector<NodePtr>& args() const { return args_; }
+
+ private:
+  Value call_builtin(Interpreter& in) const;
+  Value call_function(Interpreter& in) const;
+  std::string name_;
+  std::vector<NodePtr> args_;
+  const Builtin* builtin_ = nullptr;
+  mutable const Function* cached_ = nullptr;
+  mutable uint64_t cached_generation_ = 0;
+};
+
+enum class UnaryOp { Neg, Not };
+
+class Unary final : public Node {
+ public:
+  Unary(Position p, UnaryOp op, NodePtr operand) : Node(p), op_(op), operand_(std::move(operand)) {}
+  Value eval(Interpreter& in) const override;
+  void resolve(Resolver& r) override { operand_->resolve(r); }
+
+ private:
+  UnaryOp op_;
+  NodePtr operand_;
+};
+
+class Binary final : public Node {
+ public:
+  Binary(Position p, BinaryOp op, NodePtr l, NodePtr r) : Node(p), op_(op), left_(std::move(l)), right_(std::move(r)) {}
+  Value eval(Interpreter& in) const override;
+  void resolve(Resolver& r) override;
+
+ private:
+  BinaryOp op_;
+  NodePtr left_, right_;
+};
+
+class ModExpr final : public Node {
+ public:
+  ModExpr(Position p, NodePtr l, NodePtr r) : Node(p), left_(std::move(l)), right_(std::move(r)) {}
+  Value eval(Interpreter& in) const override;
+  void resolve(Resolver& r) override;
+
+ private:
+  NodePtr left_, right_;
+};
+
+enum class LogicOp { And, Or };
+
+class Logic final : public Node {
+ public:
+  Logic(Position p, LogicOp op, NodePtr l, NodePtr r) : Node(p), op_(op), left_(std::move(l)), right_(std::move(r)) {}
+  Value eval(Interpreter& in) const override;
+  void resolve(Resolver& r) override;
+
+ private:
+  LogicOp op_;
+  NodePtr left_, right_;
+};
+
+// `name = e` and `name[i][j] = e`.
+class Assign final : public Node {
+ public:
+  Assign(Position p, std::string name, Position name_at, std::vector<NodePtr> indices, NodePtr value)
+      : Node(p), name_(std::move(name)), name_at_(name_at), indices_(std::move(indices)), value_(std::move(value)) {}
+  Value eval(Interpreter& in) const override;
+  void resolve(Resolver& r) override;
+  void collect_assigned(std::set<std::string>& names) const override;
+
+ private:
+  Value assign_element(Interpreter& in, Value& variable, Value v) const;
+  std::string name_;
+  Position name_at_;
+  std::vector<NodePtr> indices_;
+  NodePtr value_;
+  Slot slot_;
+};
+
+struct Statement {
+  NodePtr node;
+  bool silent = false;  // ended by ';': the REPL prints nothing
+};
+
+class Block final : public Node {
+ public:
+  Block(Position p, std::vector<Statement> statements) : Node(p), statements_(std::move(statements)) {}
+  Value eval(Interpreter& in) const override;
+  void resolve(Resolver& r) override;
+  void collect_assigned(std::set<std::string>& names) const override;
+  std::vector<Statement>& statements() { return statements_; }
+
+ private:
+  std::vector<Statement> statements_;
+};
+
+class If final : public Node {
+ public:
+  If(Position p, NodePtr cond, NodePtr then, NodePtr otherwise)
+      : Node(p), cond_(std::move(cond)), then_(std::move(then)), else_(std::move(otherwise)) {}
+  Value eval(Interpreter& in) const override;
+  void resolve(Resolver& r) override;
+  void collect_assigned(std::set<std::string>& names) const override;
+
+ private:
+  NodePtr cond_, then_, else_;
+};
+
+// Marks `a..b` while parsing; the for loop takes it apart.
+class RangeMarker final : public Node {
+ public:
+  RangeMarker(Position p, NodePtr from, NodePtr to) : Node(p), from(std::move(from)), to(std::move(to)) {}
+  Value eval(Interpreter&) const override;
+  void resolve(Resolver&) override {}
+  NodePtr from, to;
+};
+
+class ForRange final : public Node {
+ public:
+  ForRange(Position p, std::string var, NodePtr from, NodePtr to, NodePtr body)
+      : Node(p), var_(std::move(var)), from_(std::move(from)), to_(std::move(to)), body_(std::move(body)) {}
+  Value eval(Interpreter& in) const override;
+  void resolve(Resolver& r) override;
+  void collect_assigned(std::set<std::string>& names) const override;
+
+ private:
+  std::string var_;
+  NodePtr from_, to_, body_;
+  Slot slot_;
+};
+
+class ForEach final : public Node {
+ public:
+  ForEach(Position p, std::string var, NodePtr iterable, NodePtr body)
+      : Node(p), var_(std::move(var)), iterable_(std::move(iterable)), body_(std::move(body)) {}
+  Value eval(Interpreter& in) const override;
+  void resolve(Resolver& r) override;
+  void collect_assigned(std::set<std::string>& names) const override;
+
+ private:
+  std::string var_;
+  NodePtr iterable_, body_;
+  Slot slot_;
+};
+
+class While final : public Node {
+ public:
+  While(Position p, NodePtr cond, NodePtr body) : Node(p), cond_(std::move(cond)), body_(std::move(body)) {}
+  Value eval(Interpreter& in) const override;
+  void resolve(Resolver& r) override;
+  void collect_assigned(std::set<std::string>& names) const override { body_->collect_assigned(names); }
+
+ private:
+  NodePtr cond_, body_;
+};
+
+enum class Jump { Return, Break, Continue };
+
+class JumpStatement final : public Node {
+ public:
+  JumpStatement(Position p, Jump kind, NodePtr value) : Node(p), kind_(kind), value_(std::move(value)) {}
+  Value eval(Interpreter& in) const override;
+  void resolve(Resolver& r) override;
+
+ private:
+  Jump kind_;
+  NodePtr value_;  // return only; may be null
+};
+
+// A user function: its parameters come first among its locals.
+struct Function {
+  std::string name;
+  std::vector<std::string> params;
+  uint32_t local_count = 0;
+  std::vector<std::string> local_names;
+  NodePtr body;
+  std::string doc;     // the comment lines just above `fn`
+  std::string text;    // the definition as written, for source(name)
+  SourcePtr source;    // keeps the text its positions point into alive
+  Position where;
+};
+
+class FnDef final : public Node {
+ public:
+  FnDef(Position p, std::shared_ptr<Function> fn) : Node(p), fn_(std::move(fn)) {}
+  Value eval(Interpreter& in) const override;
+  void resolve(Resolver& r) override;
+
+ private:
+  std::shared_ptr<Function> fn_;
+};
+
+struct Program {
+  SourcePtr source;
+  std::vector<Statement> statements;
+};
+
+}  // namespace cas

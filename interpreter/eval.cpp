@@ -1,0 +1,362 @@
+// Evaluation of each node of the tree (and its name resolution).
+#include "algebra/format.hpp"
+#include "interpreter.hpp"
+
+namespace cas {
+
+namespace {
+
+void check_interrupt(const Position& where) {
+  if (interrupt_requested.load(std::memory_order_relaxed)) {
+    interrupt_requested = false;
+    throw Error(where, "interrupted");
+  }
+}
+
+bool condition(Interpreter& in, const Node& node, const char* what) {
+  Value v = node.eval(in);
+  if (!v.is(Kind::Bool))
+    throw Error(node.where(), std::string("the condition of '") + what + "' must be true or false, not " +
+                                  describe(v));
+  return v.as_bool();
+}
+
+size_t vector_index(const Value& index, size_t length, const Position& where) {
+  if (!index.is(Kind::Int)) throw Error(where, "a vector index must be an integer, not " + describe(index));
+  const fmpz* i = index.as_int();
+  if (fmpz_sgn(i) < 0 || fmpz_cmp_ui(i, length) >= 0)
+    throw Error(where, "index " + fmpz_to_string(i) + " is out of range for a vector of length " +
+                           std::to_string(length) + " (indices start at 0)");
+  return fmpz_get_ui(i);
+}
+
+Value& variable(Interpreter& in, const Slot& slot) {
+  return slot.local ? in.locals[slot.index] : in.global(slot.index);
+}
+
+}  // namespace
+
+// ---- names ---------------------------------------------------------------
+
+Value VarRef::eval(Interpreter& in) const {
+  const Value& v = variable(in, slot_);
+  if (v.is_none()) {
+    if (in.function(name_) || builtins().find(name_))
+      throw Error(where(), "'" + name_ + "' is a function: call it as " + name_ + "(...)");
+    throw Error(where(), "undefined variable '" + name_ + "'");
+  }
+  return v;
+}
+
+void VarRef::resolve(Resolver& r) { slot_ = r.slot(name_); }
+
+// ---- literals and indexing ----------------------------------------------------
+
+Value VectorLiteral::eval(Interpreter& in) const {
+  std::vector<Value> items;
+  items.reserve(items_.size());
+  for (const auto& item : items_) items.push_back(item->eval(in));
+  return Value::vec(std::move(items));
+}
+
+void VectorLiteral::resolve(Resolver& r) {
+  for (auto& item : items_) item->resolve(r);
+}
+
+Value Index::eval(Interpreter& in) const {
+  Value target = target_->eval(in);
+  Value index = index_->eval(in);
+  if (!target.is(Kind::Vec))
+    throw Error(where(), "only vectors can be indexed, not " + type_description(target) +
+                             (target.is(Kind::ZPoly) || target.is(Kind::ModPoly) ? " (use coeff(f, i))" : ""));
+  return target.as_vec()[vector_index(index, target.as_vec().size(), index_->where())];
+}
+
+void Index::resolve(Resolver& r) {
+  target_->resolve(r);
+  index_->resolve(r);
+}
+
+// ---- operators ------------------------------------------------------------
+
+Value Unary::eval(Interpreter& in) const {
+  Value v = operand_->eval(in);
+  if (op_ == UnaryOp::Not) {
+    if (!v.is(Kind::Bool)) throw Error(where(), "'not' needs true or false, not " + describe(v));
+    return Value::boolean(!v.as_bool());
+  }
+  return at_position(where(), [&] { return negate(v); });
+}
+
+Value Binary::eval(Interpreter& in) const {
+  Value a = left_->eval(in);
+  Value b = right_->eval(in);
+  return at_position(where(), [&] { return apply(op_, a, b); });
+}
+
+void Binary::resolve(Resolver& r) {
+  left_->resolve(r);
+  right_->resolve(r);
+}
+
+Value ModExpr::eval(Interpreter& in) const {
+  Value a = left_->eval(in);
+  Value p = right_->eval(in);
+  return at_position(where(), [&] { return reduce_mod(a, p); });
+}
+
+void ModExpr::resolve(Resolver& r) {
+  left_->resolve(r);
+  right_->resolve(r);
+}
+
+Value Logic::eval(Interpreter& in) const {
+  const char* word = op_ == LogicOp::And ? "and" : "or";
+  bool left = condition(in, *left_, word);
+  if (op_ == LogicOp::And && !left) return Value::boolean(false);
+  if (op_ == LogicOp::Or && left) return Value::boolean(true);
+  return Value::boolean(condition(in, *right_, word));
+}
+
+void Logic::resolve(Resolver& r) {
+  left_->resolve(r);
+  right_->resolve(r);
+}
+
+// ---- assignment -----------------------------------------------------------------
+
+Value Assign::eval(Interpreter& in) const {
+  Value v = value_->eval(in);
+  if (v.is_none()) throw Error(value_->where(), "the right-hand side has no value to assign");
+  Value& target = variable(in, slot_);
+  if (indices_.empty()) {
+    target = v;
+    return v;
+  }
+  if (target.is_none()) throw Error(name_at_, "undefined variable '" + name_ + "'");
+  return assign_element(in, target, std::move(v));
+}
+
+// v[i][j] = e: walk down, copying shared vectors on the way (copy on write).
+Value Assign::assign_element(Interpreter& in, Value& variable, Value v) const {
+  Value* cell = &variable;
+  for (const auto& index_node : indices_) {
+    if (!cell->is(Kind::Vec))
+      throw Error(index_node->where(), "only vector entries can be assigned, not entries of " + type_description(*cell));
+    Value index = index_node->eval(in);
+    std::vector<Value>& items = cell->vec_mut();
+    cell = &items[vector_index(index, items.size(), index_node->where())];
+  }
+  *cell = v;
+  return v;
+}
+
+void Assign::resolve(Resolver& r) {
+  value_->resolve(r);
+  for (auto& i : indices_) i->resolve(r);
+  slot_ = r.slot(name_);
+}
+
+void Assign::collect_assigned(std::set<std::string>& names) const { names.insert(name_); }
+
+// ---- statements ----------------------------------------------------------------
+
+Value Block::eval(Interpreter& in) const {
+  Value last;
+  for (const Statement& s : statements_) {
+    last = s.node->eval(in);
+    if (in.flow != Flow::Normal) break;
+  }
+  return last;
+}
+
+void Block::resolve(Resolver& r) {
+  for (auto& s : statements_) s.node->resolve(r);
+}
+
+void Block::collect_assigned(std::set<std::string>& names) const {
+  for (const auto& s : statements_) s.node->collect_assigned(names);
+}
+
+Value If::eval(Interpreter& in) const {
+  if (condition(in, *cond_, "if")) return then_->eval(in);
+  if (else_) return else_->eval(in);
+  return Value();
+}
+
+void If::resolve(Resolver& r) {
+  cond_->resolve(r);
+  then_->resolve(r);
+  if (else_) else_->resolve(r);
+}
+
+void If::collect_assigned(std::set<std::string>& names) const {
+  then_->collect_assigned(names);
+  if (else_) else_->collect_assigned(names);
+}
+
+Value RangeMarker::eval(Interpreter&) const {
+  throw Error(where(), "a range a..b can only follow 'for ... in'");
+}
+
+namespace {
+// Runs one iteration's body; returns false when the loop must stop.
+bool loop_body(Interpreter& in, const Node& body) {
+  body.eval(in);
+  if (in.flow == Flow::Break) {
+    in.flow = Flow::Normal;
+    return false;
+  }
+  if (in.flow == Flow::Continue) in.flow = Flow::Normal;
+  return in.flow == Flow::Normal;
+}
+}  // namespace
+
+Value ForRange::eval(Interpreter& in) const {
+  Value from = from_->eval(in), to = to_->eval(in);
+  if (!from.is(Kind::Int) || !to.is(Kind::Int))
+    throw Error(where(), "a range a..b needs integers, not " + describe(from) + " and " + describe(to));
+  Fmpz i(from.as_int());
+  while (fmpz_cmp(i.get(), to.as_int()) <= 0) {
+    check_interrupt(where());
+    variable(in, slot_) = Value::integer(i.get());
+    if (!loop_body(in, *body_)) break;
+    fmpz_add_ui(i.get(), i.get(), 1);
+  }
+  return Value();
+}
+
+void ForRange::resolve(Resolver& r) {
+  from_->resolve(r);
+  to_->resolve(r);
+  slot_ = r.slot(var_);
+  r.loop_depth++;
+  body_->resolve(r);
+  r.loop_depth--;
+}
+
+void ForRange::collect_assigned(std::set<std::string>& names) const {
+  names.insert(var_);
+  body_->collect_assigned(names);
+}
+
+Value ForEach::eval(Interpreter& in) const {
+  Value iterable = iterable_->eval(in);
+  if (!iterable.is(Kind::Vec))
+    throw Error(iterable_->where(), "'for ... in' needs a vector or a range a..b, not " + describe(iterable));
+  for (const Value& item : iterable.as_vec()) {  // `iterable` holds the items alive and unchanged
+    check_interrupt(where());
+    variable(in, slot_) = item;
+    if (!loop_body(in, *body_)) break;
+  }
+  return Value();
+}
+
+void ForEach::resolve(Resolver& r) {
+  iterable_->resolve(r);
+  slot_ = r.slot(var_);
+  r.loop_depth++;
+  body_->resolve(r);
+  r.loop_depth--;
+}
+
+void ForEach::collect_assigned(std::set<std::string>& names) const {
+  names.insert(var_);
+  body_->collect_assigned(names);
+}
+
+Value While::eval(Interpreter& in) const {
+  while (condition(in, *cond_, "while")) {
+    check_interrupt(where());
+    if (!loop_body(in, *body_)) break;
+  }
+  return Value();
+}
+
+void While::resolve(Resolver& r) {
+  cond_->resolve(r);
+  r.loop_depth++;
+  body_->resolve(r);
+  r.loop_depth--;
+}
+
+Value JumpStatement::eval(Interpreter& in) const {
+  switch (kind_) {
+    case Jump::Return:
+      in.return_value = value_ ? value_->eval(in) : Value();
+      in.flow = Flow::Return;
+      break;
+    case Jump::Break: in.flow = Flow::Break; break;
+    case Jump::Continue: in.flow = Flow::Continue; break;
+  }
+  return Value();
+}
+
+void JumpStatement::resolve(Resolver& r) {
+  if (kind_ == Jump::Return && !r.in_function()) throw Error(where(), "'return' outside a function");
+  if (kind_ != Jump::Return && r.loop_depth == 0)
+    throw Error(where(), std::string("'") + (kind_ == Jump::Break ? "break" : "continue") + "' outside a loop");
+  if (value_) value_->resolve(r);
+}
+
+// ---- functions ------------------------------------------------------------------
+
+Value FnDef::eval(Interpreter& in) const {
+  in.define(fn_);
+  return Value();
+}
+
+void FnDef::resolve(Resolver& r) {
+  if (r.in_function()) throw Error(where(), "functions are defined at the top level, not inside another function");
+  if (builtins().find(fn_->name))
+    throw Error(where(), "'" + fn_->name + "' is a builtin and cannot be redefined");
+  r.enter_function(*fn_);
+  int saved_loops = r.loop_depth;
+  r.loop_depth = 0;
+  fn_->body->resolve(r);
+  r.loop_depth = saved_loops;
+  r.leave_function();
+}
+
+Value Call::eval(Interpreter& in) const {
+  check_interrupt(where());
+  return builtin_ ? call_builtin(in) : call_function(in);
+}
+
+Value Call::call_builtin(Interpreter& in) const {
+  std::vector<Value> args;
+  if (!builtin_->lazy) {
+    args.reserve(args_.size());
+    for (const auto& a : args_) args.push_back(a->eval(in));
+  }
+  CallContext context{in, args, args_, where()};
+  return at_position(where(), [&] { return builtin_->fn(context); });
+}
+
+Value Call::call_function(Interpreter& in) const {
+  if (!cached_ || cached_generation_ != in.functions_generation()) {
+    cached_ = in.function(name_);
+    cached_generation_ = in.functions_generation();
+    if (!cached_) throw Error(where(), "unknown function '" + name_ + "'");
+  }
+  const Function& fn = *cached_;
+  if (args_.size() != fn.params.size())
+    throw Error(where(), name_ + "() takes " + std::to_string(fn.params.size()) + " argument" +
+                             (fn.params.size() == 1 ? "" : "s") + ", not " + std::to_string(args_.size()));
+  std::vector<Value> args;
+  args.reserve(fn.local_count);
+  for (const auto& a : args_) args.push_back(a->eval(in));
+  return in.call(fn, args, where());
+}
+
+void Call::resolve(Resolver& r) {
+  for (auto& a : args_) a->resolve(r);
+  builtin_ = builtins().find(name_);
+  if (!builtin_) return;
+  const int n = static_cast<int>(args_.size());
+  if (n < builtin_->min_args || (builtin_->max_args >= 0 && n > builtin_->max_args))
+    throw Error(where(), name_ + "() takes " + builtin_->arity_text() + ", not " + std::to_string(n) +
+                             " (see help(" + name_ + "))");
+}
+
+}  // namespace cas

@@ -1,0 +1,155 @@
+// The command line: `cas` (REPL), `cas file.cas [args]`, `cas -e 'expr'`, `cas -`.
+#include "algebra/error.hpp"
+#include "algebra/format.hpp"
+#include "interpreter/interpreter.hpp"
+#include "interpreter/repl.hpp"
+#include "interpreter/report.hpp"
+
+#include <pthread.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+const char* usage =
+    "usage: cas [options] [file.cas [args...]]\n"
+    "  cas                 start the interactive session (REPL)\n"
+    "  cas file.cas [args] run a script; its arguments are in the vector `args`\n"
+    "  cas -e 'expr'       evaluate statements and print their values\n"
+    "  cas -               read a script from standard input\n"
+    "options:\n"
+    "  -q, --quiet         no banner in the REPL\n"
+    "  -h, --help          this text\n"
+    "  --version           the version\n";
+
+struct Options {
+  bool quiet = false;
+  std::vector<std::string> expressions;
+  std::string script;  // "-" for stdin
+  std::vector<std::string> script_args;
+};
+
+// Returns false (after a message) on bad usage.
+bool parse_arguments(int argc, char** argv, Options& o, int& exit_status) {
+  for (int i = 1; i < argc; i++) {
+    std::string a = argv[i];
+    if (!o.script.empty()) {
+      o.script_args.push_back(a);
+    } else if (a == "-h" || a == "--help") {
+      std::cout << usage;
+      exit_status = 0;
+      return false;
+    } else if (a == "--version") {
+      std::cout << "cas " CAS_VERSION "\n";
+      exit_status = 0;
+      return false;
+    } else if (a == "-q" || a == "--quiet") {
+      o.quiet = true;
+    } else if (a == "-e") {
+      if (i + 1 >= argc) {
+        std::cerr << "cas: -e needs an expression\n" << usage;
+        exit_status = 2;
+        return false;
+      }
+      o.expressions.push_back(argv[++i]);
+    } else if (a == "-" || a[0] != '-') {
+      o.script = a;
+    } else {
+      std::cerr << "cas: unknown option '" << a << "'\n" << usage;
+      exit_status = 2;
+      return false;
+    }
+  }
+  return true;
+}
+
+// Scripts print every statement not ended by ';', in full.
+void print_value(const cas::Value& v, const cas::Statement& s) {
+  if (!s.silent) std::cout << cas::format(v) << "\n";
+}
+
+int run_source(cas::Interpreter& interp, const std::string& name, const std::string& text) {
+  std::string body = text.rfind("#!", 0) == 0 ? text.substr(std::min(text.find('\n'), text.size())) : text;
+  try {
+    interp.run(interp.parse(std::make_shared<cas::Source>(cas::Source{name, body})), print_value);
+  } catch (const cas::Error& e) {
+    std::cout.flush();
+    cas::report_error(std::cerr, e, false, cas::color_wanted(2));
+    return 1;
+  }
+  return 0;
+}
+
+int run_script(cas::Interpreter& interp, const Options& o) {
+  std::vector<cas::Value> args;
+  for (const auto& a : o.script_args) args.push_back(cas::Value::str(a));
+  interp.global(interp.global_slot("args")) = cas::Value::vec(std::move(args));
+  if (o.script == "-") {
+    std::stringstream text;
+    text << std::cin.rdbuf();
+    return run_source(interp, "<stdin>", text.str());
+  }
+  try {
+    interp.run_file(o.script, print_value);
+  } catch (const cas::Error& e) {
+    std::cout.flush();
+    cas::report_error(std::cerr, e, false, cas::color_wanted(2));
+    return 1;
+  } catch (const cas::DomainError& e) {
+    std::cerr << "cas: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+int cas_main(int argc, char** argv) {
+  Options o;
+  int exit_status = 0;
+  if (!parse_arguments(argc, argv, o, exit_status)) return exit_status;
+  cas::Interpreter interp(std::cout);
+  for (size_t i = 0; i < o.expressions.size(); i++)
+    if (int status = run_source(interp, "<-e>", o.expressions[i])) return status;
+  if (!o.script.empty()) return run_script(interp, o);
+  if (!o.expressions.empty()) return 0;
+  if (!isatty(0)) {  // piped input without a tty: run it as a script
+    Options piped = o;
+    piped.script = "-";
+    return run_script(interp, piped);
+  }
+  cas::ReplOptions repl;
+  repl.quiet = o.quiet;
+  return cas::run_repl(interp, repl);
+}
+
+struct MainArgs {
+  int argc;
+  char** argv;
+  int status;
+};
+
+}  // namespace
+
+// The interpreter recurses on the C++ stack (nested expressions, recursive cas
+// functions up to Interpreter::max_depth calls), so it runs on a thread with a
+// large stack; the memory is reserved, not used, until needed.
+int main(int argc, char** argv) {
+  MainArgs args{argc, argv, 0};
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, size_t{1} << 30);
+  pthread_t thread;
+  auto body = [](void* p) -> void* {
+    auto* a = static_cast<MainArgs*>(p);
+    a->status = cas_main(a->argc, a->argv);
+    return nullptr;
+  };
+  if (pthread_create(&thread, &attr, body, &args) != 0) return cas_main(argc, argv);
+  pthread_join(thread, nullptr);
+  std::cout.flush();
+  return args.status;
+}
