@@ -319,11 +319,32 @@ bool ring_equal(const Value& a, const Value& b) {
   return fmpz_poly_equal(to_zpoly(a).get(), to_zpoly(b).get());
 }
 
+// The scalar loop's case: + - * on word-size Z/pZ (with an integer or an
+// element of the same interned modulus), without touching reference counts.
+bool word_mod_fast_path(BinaryOp op, const Value& a, const Value& b, Value& out) {
+  if (op != BinaryOp::Add && op != BinaryOp::Sub && op != BinaryOp::Mul) return false;
+  const Value& mod_value = a.is(Kind::Mod) ? a : b;
+  const Value& other = a.is(Kind::Mod) ? b : a;
+  if (!mod_value.is(Kind::Mod)) return false;
+  const Modulus& m = mod_value.mod_context();
+  if (!m.word_size()) return false;
+  if (!(other.is(Kind::Int) || (other.is(Kind::Mod) && other.modulus_raw() == &m))) return false;
+  auto residue = [&](const Value& v) {
+    return v.is(Kind::Mod) ? fmpz_get_ui(v.as_int()) : fmpz_fdiv_ui(v.as_int(), m.word());
+  };
+  const ulong x = residue(a), y = residue(b);
+  const nmod_t& n = m.nmod();
+  ulong r = op == BinaryOp::Add ? nmod_add(x, y, n) : op == BinaryOp::Sub ? nmod_sub(x, y, n) : nmod_mul(x, y, n);
+  out = Value::mod_word(r, mod_value);
+  return true;
+}
+
 }  // namespace
 
 Value apply(BinaryOp op, const Value& a, const Value& b) {
   if (a.is(Kind::Int) && b.is(Kind::Int) && op != BinaryOp::Pow && op != BinaryOp::Eq && op != BinaryOp::Ne)
     return int_binary(op, a.as_int(), b.as_int());
+  if (Value fast; word_mod_fast_path(op, a, b, fast)) return fast;
   if ((a.is(Kind::Real) || b.is(Kind::Real)) && op != BinaryOp::Eq && op != BinaryOp::Ne && !a.is(Kind::Vec) &&
       !b.is(Kind::Vec))
     return real_binary(op, a, b);

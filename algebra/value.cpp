@@ -63,6 +63,14 @@ Value Value::mod_reduce(const fmpz_t any, ModulusPtr m) {
   return v;
 }
 
+Value Value::mod_word(ulong residue, const Value& like) {
+  Value v;
+  v.kind_ = Kind::Mod;
+  fmpz_set_ui(&v.z_, residue);
+  v.obj_ = like.obj_;
+  return v;
+}
+
 Value Value::zpoly(ZPoly p) {
   Value v;
   v.kind_ = Kind::ZPoly;

@@ -45,14 +45,23 @@ struct StrObject final : Object {
 class Value {
  public:
   Value() = default;
-  Value(const Value& o) : kind_(o.kind_), obj_(o.obj_) { fmpz_init_set(&z_, &o.z_); }
+  // Small integers are stored inline by FLINT: copy them without a call.
+  Value(const Value& o) : kind_(o.kind_), obj_(o.obj_) {
+    if (COEFF_IS_MPZ(o.z_))
+      fmpz_init_set(&z_, &o.z_);
+    else
+      z_ = o.z_;
+  }
   Value(Value&& o) noexcept : kind_(o.kind_), z_(o.z_), obj_(std::move(o.obj_)) {
     o.z_ = 0;
     o.kind_ = Kind::None;
   }
   Value& operator=(const Value& o) {
     kind_ = o.kind_;
-    fmpz_set(&z_, &o.z_);
+    if (COEFF_IS_MPZ(z_) || COEFF_IS_MPZ(o.z_))
+      fmpz_set(&z_, &o.z_);
+    else
+      z_ = o.z_;
     obj_ = o.obj_;
     return *this;
   }
@@ -71,6 +80,8 @@ class Value {
   static Value integer(Fmpz&& v);
   static Value mod(const fmpz_t residue, ModulusPtr m);  // residue must be reduced
   static Value mod_reduce(const fmpz_t any, ModulusPtr m);
+  // An element of the same Z/pZ as `like` (a Mod), from a reduced word-size residue.
+  static Value mod_word(ulong residue, const Value& like);
   static Value zpoly(ZPoly p);
   static Value modpoly(ModPoly p);
   static Value vec(std::vector<Value> items);
@@ -86,6 +97,7 @@ class Value {
   const fmpz* as_int() const { return &z_; }          // Int, or the residue of a Mod
   fmpz* int_mut() { return &z_; }
   const ModulusPtr modulus() const;                   // Mod, ModPoly; null otherwise
+  const Modulus* modulus_raw() const { return kind_ == Kind::Mod ? &mod_context() : nullptr; }
   const Modulus& mod_context() const { return static_cast<const Modulus&>(*obj_); }  // Mod only
   const ZPoly& as_zpoly() const { return static_cast<const ZPolyObject&>(*obj_).poly; }
   const ModPoly& as_modpoly() const { return static_cast<const ModPolyObject&>(*obj_).poly; }
