@@ -7,6 +7,7 @@
 #include "multiply.hpp"
 
 #include <cmath>
+#include <optional>
 
 namespace cas {
 
@@ -183,7 +184,7 @@ Value modpoly_binary(BinaryOp op, const ModPoly& a, const ModPoly& b) {
       }
       return Value::modpoly(exact_div(a, b));
     case BinaryOp::FloorDiv: return Value::modpoly(divrem(a, b).first);
-    case BinaryOp::Rem: return Value::modpoly(divrem(a, b).second);
+    case BinaryOp::Rem: return Value::modpoly(remainder(a, b));
     default: throw DomainError(std::string("'") + op_symbol(op) + "' is not defined between polynomials");
   }
 }
@@ -319,6 +320,16 @@ bool ring_equal(const Value& a, const Value& b) {
   return fmpz_poly_equal(to_zpoly(a).get(), to_zpoly(b).get());
 }
 
+const ModPoly& modpoly_view(const Value& v, const ModulusPtr& m, std::optional<ModPoly>& storage) {
+  if (v.is(Kind::ModPoly)) return v.as_modpoly();
+  return storage.emplace(to_modpoly(v, m));
+}
+
+const ZPoly& zpoly_view(const Value& v, std::optional<ZPoly>& storage) {
+  if (v.is(Kind::ZPoly)) return v.as_zpoly();
+  return storage.emplace(to_zpoly(v));
+}
+
 // The scalar loop's case: + - * on word-size Z/pZ (with an integer or an
 // element of the same interned modulus), without touching reference counts.
 bool word_mod_fast_path(BinaryOp op, const Value& a, const Value& b, Value& out) {
@@ -367,8 +378,13 @@ Value apply(BinaryOp op, const Value& a, const Value& b) {
   ModulusPtr m = joint_modulus(a, b);
   const bool poly = is_poly(a) || is_poly(b);
   if (m && !poly) return mod_binary(op, a, b, m);
-  if (m) return modpoly_binary(op, to_modpoly(a, m), to_modpoly(b, m));
-  return zpoly_binary(op, to_zpoly(a), to_zpoly(b));
+  // Polynomial operands are used in place; only a scalar side is converted.
+  if (m) {
+    std::optional<ModPoly> converted_a, converted_b;
+    return modpoly_binary(op, modpoly_view(a, m, converted_a), modpoly_view(b, m, converted_b));
+  }
+  std::optional<ZPoly> converted_a, converted_b;
+  return zpoly_binary(op, zpoly_view(a, converted_a), zpoly_view(b, converted_b));
 }
 
 Value negate(const Value& a) {

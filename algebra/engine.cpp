@@ -1,24 +1,27 @@
 #include "engine.hpp"
 
+#include <cmath>
+
 namespace cas {
 
 namespace {
 struct Record {
-  std::string label;
-  double work = 0;
+  const char* what = nullptr;
+  double size = 0;
 };
-Record& record() {
-  static Record r;
-  return r;
-}
+Record record;
 }  // namespace
 
-void engine_reset() { record() = Record{}; }
+void engine_reset() { record = Record{}; }
 
-void engine_note(std::string label, double work) {
-  if (work >= record().work) record() = Record{std::move(label), work};
+void engine_note(const char* what, double size) {
+  if (size >= record.size) record = Record{what, size};
 }
 
-const std::string& engine_last() { return record().label; }
+std::string engine_last() {
+  if (!record.what) return "";
+  int k = record.size < 2 ? 0 : static_cast<int>(std::ceil(std::log2(record.size)));
+  return std::string(record.what) + " 2^" + std::to_string(k);
+}
 
 }  // namespace cas

@@ -102,8 +102,7 @@ void ntt_big(std::vector<Fmpz>& a, const fmpz* w, const fmpz_mod_ctx_struct* ctx
 }
 
 void transform(std::vector<Fmpz>& a, const fmpz* w, const Modulus& m) {
-  engine_note("cpu ntt 2^" + std::to_string(static_cast<int>(std::log2(static_cast<double>(a.size())))),
-              static_cast<double>(a.size()));
+  engine_note("cpu ntt", static_cast<double>(a.size()));
   if (!m.word_size()) {
     ntt_big(a, w, m.ctx());
     return;

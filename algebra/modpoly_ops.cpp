@@ -25,6 +25,7 @@ void require_invertible_lead(const ModPoly& b, const char* what) {
   if (b.is_zero()) throw DomainError(std::string(what) + ": division by the zero polynomial");
   Fmpz lc, g;
   lead(lc.get(), b);
+  if (b.modulus()->is_prime()) return;  // a non-zero leading coefficient is a unit
   fmpz_gcd(g.get(), lc.get(), b.modulus()->value());
   if (!fmpz_is_one(g.get()))
     throw DomainError(std::string(what) + ": the leading coefficient " + lc.to_string() + " mod " +
@@ -127,6 +128,17 @@ std::pair<ModPoly, ModPoly> divrem(const ModPoly& a, const ModPoly& b) {
   else
     fmpz_mod_poly_divrem(q.big(), r.big(), a.big(), b.big(), a.ctx());
   return {std::move(q), std::move(r)};
+}
+
+ModPoly remainder(const ModPoly& a, const ModPoly& b) {
+  require_same(a, b);
+  require_invertible_lead(b, "division");
+  ModPoly r(a.modulus());
+  if (a.word())
+    nmod_poly_rem(r.nmod(), a.nmod(), b.nmod());
+  else
+    fmpz_mod_poly_rem(r.big(), a.big(), b.big(), a.ctx());
+  return r;
 }
 
 ModPoly exact_div(const ModPoly& a, const ModPoly& b) {

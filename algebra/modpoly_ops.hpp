@@ -24,6 +24,7 @@ ModPoly pow_flint(const ModPoly& a, ulong e);
 
 // Euclidean division; needs an invertible leading coefficient of b.
 std::pair<ModPoly, ModPoly> divrem(const ModPoly& a, const ModPoly& b);
+ModPoly remainder(const ModPoly& a, const ModPoly& b);
 // a / b when b divides a exactly, else DomainError.
 ModPoly exact_div(const ModPoly& a, const ModPoly& b);
 

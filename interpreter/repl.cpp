@@ -164,7 +164,7 @@ void Session::run_entry(const std::string& text) {
       std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - start;
       if (!v.is_none() && !s.silent) show_repl_value(interp_, v, std::cout);
       if (timer_) {
-        const std::string& engine = engine_last();
+        const std::string engine = engine_last();
         char buf[64];
         std::snprintf(buf, sizeof buf, "%.3g ms", elapsed.count());
         std::cerr << buf << " [" << (engine.empty() ? "cpu" : engine) << "]\n";
