@@ -1,14 +1,63 @@
 #include "multiply.hpp"
 
+#include "dispatch.hpp"
 #include "engine.hpp"
 #include "modpoly_ops.hpp"
 
-#include <cmath>
+#include "gpu/ntt.hpp"
+
+#include <optional>
 #include <string>
 
 namespace cas {
 
+namespace {
+
+GpuOperation product_operation(const ModPoly& a, size_t length) {
+  return gpu::plan_product(static_cast<size_t>(a.length()), length + 1 - static_cast<size_t>(a.length()),
+                           a.modulus()->word())
+                 .single_prime
+             ? GpuOperation::ProductNttPrime
+             : GpuOperation::ProductCrt;
+}
+
+// The product on the GPU straight from and into FLINT's coefficient arrays;
+// nullopt (after a notice) when the GPU could not do it, so FLINT takes over.
+std::optional<ModPoly> multiply_on_gpu(const ModPoly& a, const ModPoly& b, GpuOperation op) {
+  const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
+  ModPoly r(a.modulus());
+  r.fit_length(static_cast<slong>(length));
+  try {
+    gpu::multiply_mod(a.nmod()->coeffs, static_cast<size_t>(a.length()), b.nmod()->coeffs,
+                      static_cast<size_t>(b.length()), a.modulus()->word(), r.nmod()->coeffs);
+  } catch (const gpu::OutOfMemory&) {
+    post_notice("the GPU ran out of memory for a product of " + std::to_string(length) +
+                " coefficients; FLINT computed it");
+    return std::nullopt;
+  } catch (const gpu::Error& e) {
+    post_notice(std::string("the GPU failed (") + e.what() + "); FLINT computed the product");
+    return std::nullopt;
+  }
+  r.nmod()->length = static_cast<slong>(length);
+  _nmod_poly_normalise(r.nmod());
+  engine_note(op == GpuOperation::ProductNttPrime ? "gpu ntt product" : "gpu crt product",
+              static_cast<double>(length));
+  return r;
+}
+
+bool wants_gpu(const ModPoly& a, const ModPoly& b, GpuOperation& op) {
+  if (!a.word() || a.is_zero() || b.is_zero()) return false;
+  const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
+  op = product_operation(a, length);
+  return use_gpu(op, length);
+}
+
+}  // namespace
+
 ModPoly multiply(const ModPoly& a, const ModPoly& b) {
+  GpuOperation op;
+  if (same_modulus(a.modulus(), b.modulus()) && wants_gpu(a, b, op))
+    if (auto r = multiply_on_gpu(a, b, op)) return std::move(*r);
   double n = static_cast<double>(a.length() + b.length());
   engine_note(a.word() ? "flint nmod_poly_mul" : "flint fmpz_mod_poly_mul", n);
   return mul_flint(a, b);
@@ -23,8 +72,20 @@ ZPoly multiply(const ZPoly& a, const ZPoly& b) {
 }
 
 ModPoly power(const ModPoly& a, ulong e) {
-  double n = static_cast<double>(a.length()) * static_cast<double>(e);
-  engine_note(a.word() ? "flint nmod_poly_pow" : "flint fmpz_mod_poly_pow", n);
+  // Large powers go through multiply() (square and multiply) so that the GPU
+  // takes the big squarings; FLINT's own powering otherwise.
+  const double result_length = static_cast<double>(a.degree()) * static_cast<double>(e) + 1;
+  if (a.word() && a.length() > 1 && e > 1 &&
+      use_gpu(product_operation(a, static_cast<size_t>(result_length)), static_cast<size_t>(result_length))) {
+    ModPoly result = modpoly_constant(Fmpz(1).get(), a.modulus()), base = a;
+    for (ulong bits = e;; bits >>= 1) {
+      if (bits & 1) result = multiply(result, base);
+      if (bits <= 1) break;
+      base = multiply(base, base);
+    }
+    return result;
+  }
+  engine_note(a.word() ? "flint nmod_poly_pow" : "flint fmpz_mod_poly_pow", result_length);
   return pow_flint(a, e);
 }
 

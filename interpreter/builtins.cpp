@@ -46,6 +46,7 @@ const Registry& builtins() {
     register_vector_builtins(r);
     register_fourier_builtins(r);
     register_system_builtins(r);
+    register_gpu_builtins(r);
     return r;
   }();
   return table;

@@ -49,5 +49,6 @@ void register_poly_builtins(Registry& r);
 void register_vector_builtins(Registry& r);
 void register_fourier_builtins(Registry& r);
 void register_system_builtins(Registry& r);
+void register_gpu_builtins(Registry& r);
 
 }  // namespace cas

@@ -1,4 +1,5 @@
 // The command line: `cas` (REPL), `cas file.cas [args]`, `cas -e 'expr'`, `cas -`.
+#include "algebra/calibrate.hpp"
 #include "algebra/error.hpp"
 #include "algebra/format.hpp"
 #include "interpreter/interpreter.hpp"
@@ -24,11 +25,13 @@ const char* usage =
     "  cas -               read a script from standard input\n"
     "options:\n"
     "  -q, --quiet         no banner in the REPL\n"
+    "  --calibrate         measure FLINT against the GPU here and save the crossover lengths\n"
     "  -h, --help          this text\n"
     "  --version           the version\n";
 
 struct Options {
   bool quiet = false;
+  bool calibrate = false;
   std::vector<std::string> expressions;
   std::string script;  // "-" for stdin
   std::vector<std::string> script_args;
@@ -48,6 +51,8 @@ bool parse_arguments(int argc, char** argv, Options& o, int& exit_status) {
       std::cout << "cas " CAS_VERSION "\n";
       exit_status = 0;
       return false;
+    } else if (a == "--calibrate") {
+      o.calibrate = true;
     } else if (a == "-q" || a == "--quiet") {
       o.quiet = true;
     } else if (a == "-e") {
@@ -107,10 +112,25 @@ int run_script(cas::Interpreter& interp, const Options& o) {
   return 0;
 }
 
+// Measures, saves and reports the crossovers; the table goes to stderr, the file name to stdout.
+int run_calibration() {
+  try {
+    cas::Crossovers c = cas::calibrate(std::cerr);
+    cas::save_crossovers(c);
+    cas::set_crossovers(c);
+    for (const auto& line : cas::gpu_report()) std::cout << line << "\n";
+    return 0;
+  } catch (const cas::DomainError& e) {
+    std::cerr << "cas: " << e.what() << "\n";
+    return 1;
+  }
+}
+
 int cas_main(int argc, char** argv) {
   Options o;
   int exit_status = 0;
   if (!parse_arguments(argc, argv, o, exit_status)) return exit_status;
+  if (o.calibrate) return run_calibration();
   cas::Interpreter interp(std::cout);
   for (size_t i = 0; i < o.expressions.size(); i++)
     if (int status = run_source(interp, "<-e>", o.expressions[i])) return status;

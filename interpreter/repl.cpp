@@ -1,5 +1,6 @@
 #include "repl.hpp"
 
+#include "algebra/dispatch.hpp"
 #include "algebra/engine.hpp"
 #include "algebra/format.hpp"
 #include "parser.hpp"
@@ -101,6 +102,7 @@ void Session::print_help() {
                "  ?name            help on a function (also help(name))\n"
                "  :help            this text\n"
                "  :timer on|off    print the wall time (and engine) after each statement\n"
+               "  :gpu auto|on|off where large products and transforms run (:gpu alone: the device)\n"
                "  :vars            the variables defined in this session\n"
                "  :load file.cas   run a script in this session\n"
                "  :quit            leave (or Ctrl-D)\n"
@@ -132,6 +134,15 @@ bool Session::handle_command(const std::string& line) {
       timer_ = argument == "on";
     else
       report_message(std::cerr, ":timer takes on or off", color_);
+  } else if (command == "gpu") {
+    GpuMode mode;
+    if (argument.empty()) {
+      for (const auto& l : gpu_report()) std::cout << l << "\n";
+    } else if (parse_gpu_mode(argument, mode)) {
+      set_gpu_mode(mode);
+    } else {
+      report_message(std::cerr, ":gpu takes auto, on or off", color_);
+    }
   } else if (command == "vars") {
     print_vars();
   } else if (command == "load") {
@@ -163,6 +174,7 @@ void Session::run_entry(const std::string& text) {
       Value v = s.node->eval(interp_);
       std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - start;
       if (!v.is_none() && !s.silent) show_repl_value(interp_, v, std::cout);
+      for (const auto& notice : take_notices()) std::cerr << "notice: " << notice << "\n";
       if (timer_) {
         const std::string engine = engine_last();
         char buf[64];

@@ -1,0 +1,143 @@
+#include "dispatch.hpp"
+
+#include "error.hpp"
+
+#include "gpu/ntt.hpp"
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <sys/stat.h>
+
+namespace cas {
+
+namespace {
+GpuMode current_mode = GpuMode::Auto;
+Crossovers current_crossovers;
+bool crossovers_loaded = false;
+std::vector<std::string> pending_notices;
+
+void ensure_loaded() {
+  if (!crossovers_loaded) load_crossovers();
+}
+}  // namespace
+
+const char* gpu_operation_key(GpuOperation op) {
+  switch (op) {
+    case GpuOperation::ProductNttPrime: return "product.ntt_prime";
+    case GpuOperation::ProductCrt: return "product.crt";
+    case GpuOperation::Transform: return "transform";
+  }
+  return "?";
+}
+
+GpuMode gpu_mode() { return current_mode; }
+void set_gpu_mode(GpuMode mode) { current_mode = mode; }
+
+const char* gpu_mode_name(GpuMode mode) {
+  switch (mode) {
+    case GpuMode::Auto: return "auto";
+    case GpuMode::On: return "on";
+    case GpuMode::Off: return "off";
+  }
+  return "?";
+}
+
+bool parse_gpu_mode(const std::string& text, GpuMode& out) {
+  for (GpuMode m : {GpuMode::Auto, GpuMode::On, GpuMode::Off})
+    if (text == gpu_mode_name(m)) {
+      out = m;
+      return true;
+    }
+  return false;
+}
+
+bool gpu_usable() {
+  static const bool usable = gpu::available();
+  return usable;
+}
+
+const Crossovers& crossovers() {
+  ensure_loaded();
+  return current_crossovers;
+}
+
+void set_crossovers(const Crossovers& c) {
+  crossovers_loaded = true;
+  current_crossovers = c;
+}
+
+bool use_gpu(GpuOperation op, size_t length) {
+  if (current_mode == GpuMode::Off || !gpu_usable()) return false;
+  if (current_mode == GpuMode::On) return length >= 2;
+  return length >= crossovers().length[static_cast<size_t>(op)];
+}
+
+std::string crossover_config_path() {
+  const char* xdg = std::getenv("XDG_CONFIG_HOME");
+  if (xdg && *xdg) return std::string(xdg) + "/cas/crossover.conf";
+  const char* home = std::getenv("HOME");
+  if (home && *home) return std::string(home) + "/.config/cas/crossover.conf";
+  return "";
+}
+
+// The file holds lines `key = length`; `#` starts a comment.
+void load_crossovers() {
+  crossovers_loaded = true;
+  const std::string path = crossover_config_path();
+  std::ifstream file(path);
+  if (!file) return;
+  Crossovers c;
+  std::string line;
+  while (std::getline(file, line)) {
+    line = line.substr(0, line.find('#'));
+    size_t eq = line.find('=');
+    if (eq == std::string::npos) continue;
+    std::istringstream key_stream(line.substr(0, eq)), value_stream(line.substr(eq + 1));
+    std::string key;
+    unsigned long long value = 0;
+    if (!(key_stream >> key) || !(value_stream >> value)) continue;
+    for (size_t i = 0; i < gpu_operation_count; i++)
+      if (key == gpu_operation_key(static_cast<GpuOperation>(i))) c.length[i] = static_cast<size_t>(value);
+  }
+  c.origin = path;
+  current_crossovers = c;
+}
+
+void save_crossovers(const Crossovers& c) {
+  const std::string path = crossover_config_path();
+  if (path.empty()) throw DomainError("cannot save the crossovers: neither XDG_CONFIG_HOME nor HOME is set");
+  std::string dir = path.substr(0, path.rfind('/'));
+  std::string parent = dir.substr(0, dir.rfind('/'));
+  mkdir(parent.c_str(), 0755);
+  mkdir(dir.c_str(), 0755);
+  std::ofstream file(path);
+  if (!file) throw DomainError("cannot write " + path);
+  file << "# cas GPU crossovers, measured by `cas --calibrate` on " << gpu::describe() << "\n"
+       << "# smallest length (coefficients of a product, or transform length) run on the GPU\n";
+  for (size_t i = 0; i < gpu_operation_count; i++)
+    file << gpu_operation_key(static_cast<GpuOperation>(i)) << " = " << c.length[i] << "\n";
+}
+
+std::vector<std::string> gpu_report() {
+  std::vector<std::string> lines;
+  lines.push_back("device: " + gpu::describe());
+  lines.push_back(std::string("mode: ") + gpu_mode_name(current_mode) +
+                  (gpu_usable() ? "" : " (no usable GPU: everything runs on FLINT)"));
+  const Crossovers& c = crossovers();
+  lines.push_back("crossovers (" + c.origin + "):");
+  for (size_t i = 0; i < gpu_operation_count; i++)
+    lines.push_back(std::string("  ") + gpu_operation_key(static_cast<GpuOperation>(i)) + " >= " +
+                    std::to_string(c.length[i]));
+  return lines;
+}
+
+void post_notice(std::string text) { pending_notices.push_back(std::move(text)); }
+
+std::vector<std::string> take_notices() {
+  std::vector<std::string> out;
+  out.swap(pending_notices);
+  return out;
+}
+
+}  // namespace cas

@@ -1,0 +1,55 @@
+#pragma once
+// Which engine runs a large operation: FLINT on the CPU or the CUDA engine.
+// `auto` uses the GPU from a crossover length measured by `cas --calibrate`
+// (saved in $XDG_CONFIG_HOME/cas/crossover.conf or ~/.config/cas/crossover.conf),
+// per operation and kind of prime; `on` uses it for every size it supports;
+// `off` never. Without a usable GPU every mode runs on FLINT.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace cas {
+
+enum class GpuMode { Auto, On, Off };
+
+// The operations with a crossover of their own.
+enum class GpuOperation {
+  ProductNttPrime,  // product in Z/pZ[x], p prime with enough 2-adic roots: one NTT prime
+  ProductCrt,       // product in Z/pZ[x] for any other word-size p: several primes and CRT
+  Transform,        // fft/ifft of one vector
+};
+constexpr size_t gpu_operation_count = 3;
+const char* gpu_operation_key(GpuOperation op);  // "product.ntt_prime", ...
+
+struct Crossovers {
+  // Smallest length (coefficients of the product, or transform length) sent to the GPU.
+  size_t length[gpu_operation_count] = {size_t{1} << 15, size_t{1} << 15, size_t{1} << 16};
+  std::string origin = "defaults";  // or the config file it was read from
+};
+
+GpuMode gpu_mode();
+void set_gpu_mode(GpuMode mode);
+const char* gpu_mode_name(GpuMode mode);
+bool parse_gpu_mode(const std::string& text, GpuMode& out);
+
+bool gpu_usable();  // built with CUDA and a device answers (asked once)
+const Crossovers& crossovers();
+void set_crossovers(const Crossovers& c);
+
+// Whether `op` of this length goes to the GPU under the current mode and crossovers.
+bool use_gpu(GpuOperation op, size_t length);
+
+std::string crossover_config_path();
+// Reads the config file when present (silently keeps the defaults otherwise).
+void load_crossovers();
+void save_crossovers(const Crossovers& c);  // throws DomainError when it cannot write
+
+// One line per fact, for gpuinfo() and `cas --calibrate`.
+std::vector<std::string> gpu_report();
+
+// Notices for the user (e.g. the GPU ran out of memory and FLINT took over); the REPL prints
+// and clears them after each statement.
+void post_notice(std::string text);
+std::vector<std::string> take_notices();
+
+}  // namespace cas

@@ -1,0 +1,36 @@
+// gpu(mode) and gpuinfo(): the engine choice, visible and settable from scripts.
+#include "algebra/dispatch.hpp"
+#include "builtin_args.hpp"
+#include "interpreter.hpp"
+
+#include <ostream>
+
+namespace cas {
+
+namespace {
+
+Value gpu(CallContext& c) {
+  if (c.args.empty()) return Value::str(gpu_mode_name(gpu_mode()));
+  GpuMode mode;
+  if (!parse_gpu_mode(str_arg(c, 0, "gpu"), mode))
+    throw DomainError("gpu: the mode must be \"auto\", \"on\" or \"off\", not " + describe(c.args[0]));
+  set_gpu_mode(mode);
+  return Value();
+}
+
+Value gpuinfo(CallContext& c) {
+  for (const auto& line : gpu_report()) c.interp.out() << line << "\n";
+  return Value();
+}
+
+}  // namespace
+
+void register_gpu_builtins(Registry& r) {
+  r.reg("gpu", 0, 1, gpu,
+        "gpu(\"auto\" | \"on\" | \"off\"): where large products and transforms run. auto: on the GPU from the "
+        "crossover lengths measured by `cas --calibrate`; on: on the GPU whenever it can; off: always FLINT. "
+        "gpu() returns the current mode. Without a GPU everything runs on FLINT.");
+  r.reg("gpuinfo", 0, gpuinfo, "gpuinfo(): the GPU device, its memory, the mode and the crossover lengths in force.");
+}
+
+}  // namespace cas
