@@ -1,0 +1,105 @@
+// The engine dispatcher: modes, crossover file, and (on a GPU machine) that
+// products routed to the GPU equal FLINT's, through the algebra layer.
+#include "algebra/dispatch.hpp"
+#include "algebra/modpoly_ops.hpp"
+#include "algebra/multiply.hpp"
+
+#include <catch2/catch.hpp>
+#include <flint/ulong_extras.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+namespace {
+
+struct ModeGuard {
+  cas::GpuMode saved = cas::gpu_mode();
+  ~ModeGuard() { cas::set_gpu_mode(saved); }
+};
+
+struct ConfigHome {
+  std::filesystem::path dir = std::filesystem::temp_directory_path() / ("cas-config-test-" + std::to_string(getpid()));
+  ConfigHome() { setenv("XDG_CONFIG_HOME", dir.c_str(), 1); }
+  ~ConfigHome() {
+    std::filesystem::remove_all(dir);
+    unsetenv("XDG_CONFIG_HOME");
+  }
+};
+
+}  // namespace
+
+TEST_CASE("gpu modes parse and print", "[dispatch]") {
+  cas::GpuMode m;
+  for (const char* name : {"auto", "on", "off"}) {
+    REQUIRE(cas::parse_gpu_mode(name, m));
+    CHECK(std::string(cas::gpu_mode_name(m)) == name);
+  }
+  CHECK_FALSE(cas::parse_gpu_mode("yes", m));
+}
+
+TEST_CASE("mode off never uses the GPU; without a GPU no mode does", "[dispatch]") {
+  ModeGuard guard;
+  cas::set_gpu_mode(cas::GpuMode::Off);
+  CHECK_FALSE(cas::use_gpu(cas::GpuOperation::ProductNttPrime, size_t{1} << 24));
+  cas::set_gpu_mode(cas::GpuMode::On);
+  CHECK(cas::use_gpu(cas::GpuOperation::ProductNttPrime, size_t{1} << 24) == cas::gpu_usable());
+}
+
+TEST_CASE("crossovers survive a save and a load", "[dispatch]") {
+  ConfigHome home;
+  cas::Crossovers c;
+  c.length[0] = 1234;
+  c.length[1] = 5678;
+  c.length[2] = 91011;
+  cas::save_crossovers(c);
+  REQUIRE(std::filesystem::exists(cas::crossover_config_path()));
+  cas::set_crossovers(cas::Crossovers{});
+  cas::load_crossovers();
+  CHECK(cas::crossovers().length[0] == 1234);
+  CHECK(cas::crossovers().length[1] == 5678);
+  CHECK(cas::crossovers().length[2] == 91011);
+  CHECK(cas::crossovers().origin == cas::crossover_config_path());
+  cas::set_crossovers(cas::Crossovers{});
+}
+
+TEST_CASE("a missing or malformed crossover file keeps the defaults", "[dispatch]") {
+  ConfigHome home;
+  cas::load_crossovers();
+  CHECK(cas::crossovers().origin == "defaults");
+  std::filesystem::create_directories(home.dir / "cas");
+  std::ofstream(home.dir / "cas" / "crossover.conf") << "garbage\nproduct.crt = notanumber\ntransform = 77\n";
+  cas::load_crossovers();
+  CHECK(cas::crossovers().length[2] == 77);
+  CHECK(cas::crossovers().length[1] == cas::Crossovers{}.length[1]);
+  cas::set_crossovers(cas::Crossovers{});
+}
+
+// Differential: the product with the GPU forced on equals FLINT's, for NTT-friendly primes,
+// primes that need CRT, composite moduli and p = 2, at lengths around the transform sizes.
+TEST_CASE("products through the dispatcher equal FLINT's", "[dispatch][gpu]") {
+  if (!cas::gpu_usable()) {
+    WARN("SKIPPED: no CUDA device; the GPU route of the dispatcher is not exercised");
+    return;
+  }
+  ModeGuard guard;
+  flint_rand_t state;
+  flint_randinit(state);
+  const ulong moduli[] = {998244353ull, 18446744069414584321ull, 4611686018427388039ull, 2, 3,
+                          1000000007ull * 3, (1ull << 63) + 29};
+  for (ulong p : moduli) {
+    auto m = cas::make_modulus(p);
+    for (slong na : {1, 7, 1000, 40000, 300000})
+      for (slong nb : {1, 513, 40000}) {
+        cas::ModPoly a(m), b(m);
+        nmod_poly_randtest(a.nmod(), state, na);
+        nmod_poly_randtest(b.nmod(), state, nb);
+        cas::set_gpu_mode(cas::GpuMode::On);
+        cas::ModPoly on_gpu = cas::multiply(a, b);
+        cas::ModPoly on_cpu = cas::mul_flint(a, b);
+        INFO("p = " << p << ", lengths " << na << " and " << nb);
+        CHECK(cas::equal(on_gpu, on_cpu));
+      }
+  }
+  flint_randclear(state);
+}
