@@ -219,17 +219,57 @@ Value mod_power(const Value& a, const Value& e) {
   return Value::mod(r.get(), m);
 }
 
-double coefficient_bits(const ZPoly& p) {
-  return static_cast<double>(std::abs(fmpz_poly_max_bits(p.get())));
+// log2 of the 1-norm sum |a_i|. Every coefficient of a^n is at most ||a||_1^n
+// in absolute value, so it needs at most n * log2 ||a||_1 bits: none beyond the
+// word for x^k, n for (x + 1)^n.
+double log2_one_norm(const ZPoly& p) {
+  Fmpz norm, magnitude;
+  for (slong i = 0; i < p.length(); i++) {
+    fmpz_abs(magnitude.get(), p.coeff(i));
+    fmpz_add(norm.get(), norm.get(), magnitude.get());
+  }
+  return fmpz_is_zero(norm.get()) ? 0.0 : fmpz_dlog(norm.get()) / std::log(2.0);
+}
+
+// FLINT raises a + b*x through all the binomial coefficients C(n, k), even
+// when a = 0, so x^(10^6) would take gigabytes. The factor x^v of a is
+// raised apart: a^n = (a / x^v)^n * x^(v*n), and a monomial costs one power.
+ZPoly power_apart_from_x(const ZPoly& a, ulong n) {
+  slong v = 0;
+  while (v < a.length() && fmpz_is_zero(a.coeff(v))) v++;
+  if (v == 0 || a.is_zero()) return power(a, n);
+  ZPoly rest, result;
+  fmpz_poly_shift_right(rest.get(), a.get(), v);
+  if (rest.length() == 1) {
+    Fmpz c;
+    fmpz_pow_ui(c.get(), rest.coeff(0), n);
+    fmpz_poly_set_fmpz(result.get(), c.get());
+  } else {
+    result = power(rest, n);
+  }
+  fmpz_poly_shift_left(result.get(), result.get(), v * static_cast<slong>(n));  // fits: the guard bounded deg(a)*n
+  return result;
+}
+
+// The same for a monomial c*x^k over Z/pZ (FLINT's powering takes the binomial route there too).
+bool is_monomial(const ModPoly& a, Fmpz& c) {
+  if (a.is_zero()) return false;
+  Fmpz coefficient;
+  for (slong i = 0; i + 1 < a.length(); i++) {
+    a.coeff(coefficient.get(), i);
+    if (!fmpz_is_zero(coefficient.get())) return false;
+  }
+  a.coeff(c.get(), a.length() - 1);
+  return true;
 }
 
 Value zpoly_power(const ZPoly& a, const Value& e) {
   if (fmpz_sgn(e.as_int()) < 0) throw DomainError("a polynomial to a negative power is not a polynomial");
   ulong n = to_exponent(e, "the exponent");
   double length = static_cast<double>(std::max<slong>(a.degree(), 0)) * static_cast<double>(n) + 1;
-  double bits = (coefficient_bits(a) + std::log2(static_cast<double>(std::max<slong>(a.length(), 1)))) * static_cast<double>(n) + 64;
-  guard_allocation(length * bits / 8, "this power");
-  return Value::zpoly(power(a, n));
+  double coefficient_bytes = 8 + log2_one_norm(a) * static_cast<double>(n) / 8;  // an fmpz: a word, then limbs
+  guard_allocation(length * coefficient_bytes, "this power");
+  return Value::zpoly(power_apart_from_x(a, n));
 }
 
 Value modpoly_power(const ModPoly& a, const Value& e) {
@@ -238,6 +278,13 @@ Value modpoly_power(const ModPoly& a, const Value& e) {
   double length = static_cast<double>(std::max<slong>(a.degree(), 0)) * static_cast<double>(n) + 1;
   double bytes = length * (static_cast<double>(fmpz_bits(a.modulus()->value())) / 8 + 8);
   guard_allocation(bytes, "this power");
+  Fmpz c;
+  if (is_monomial(a, c) && a.degree() > 0) {
+    ModPoly result(a.modulus());
+    fmpz_powm_ui(c.get(), c.get(), n, a.modulus()->value());
+    result.set_coeff(a.degree() * static_cast<slong>(n), c.get());
+    return Value::modpoly(std::move(result));
+  }
   return Value::modpoly(power(a, n));
 }
 

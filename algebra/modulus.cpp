@@ -37,8 +37,10 @@ void Modulus::require_field(const char* what) const {
   fmpz_factor_smooth(f, &p_, 32, -1);
   fmpz_set(divisor.get(), f->p + 0);
   fmpz_factor_clear(f);
-  throw DomainError(std::string(what) + " needs a field, but " + to_string() + " is not prime (" +
-                    divisor.to_string() + " mod " + to_string() + " is not invertible)");
+  // With no prime factor below 2^32 the search gives p itself back: then no element is named.
+  const bool named = fmpz_cmp(divisor.get(), &p_) < 0;
+  throw DomainError(std::string(what) + " needs a field, but " + to_string() + " is not prime" +
+                    (named ? " (" + divisor.to_string() + " mod " + to_string() + " is not invertible)" : ""));
 }
 
 namespace {

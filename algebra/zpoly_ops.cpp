@@ -25,9 +25,15 @@ ZPolyFactorisation factor(const ZPoly& f) {
     out.factors.emplace_back(std::move(p), fac->exp[i]);
   }
   fmpz_poly_factor_clear(fac);
-  // Lowest degree first, the order a reader expects (FLINT's order is an accident of the algorithm).
-  std::stable_sort(out.factors.begin(), out.factors.end(),
-                   [](const auto& a, const auto& b) { return a.first.degree() < b.first.degree(); });
+  // Lowest degree first, then by coefficients from the top (PARI's order); FLINT's order is an
+  // accident of the algorithm.
+  std::sort(out.factors.begin(), out.factors.end(), [](const auto& a, const auto& b) {
+    const ZPoly &f = a.first, &g = b.first;
+    if (f.length() != g.length()) return f.length() < g.length();
+    for (slong i = f.length(); i-- > 0;)
+      if (int c = fmpz_cmp(f.coeff(i), g.coeff(i))) return c < 0;
+    return false;
+  });
   return out;
 }
 
@@ -88,14 +94,17 @@ ZPoly remainder(const ZPoly& a, const ZPoly& m) {
   return r;
 }
 
-void guard_powmod_size(const ZPoly& f, const fmpz_t e, const ZPoly& m) {
-  // Reduction by a monic m does not bound the coefficients: they may grow by
-  // about (bits of f and m + log2 deg m) per doubling of the exponent.
-  const double growth = std::abs(static_cast<double>(fmpz_poly_max_bits(f.get()))) +
-                        std::abs(static_cast<double>(fmpz_poly_max_bits(m.get()))) +
-                        std::log2(static_cast<double>(m.length()) + 1) + 1;
-  const double bits = fmpz_get_d(e) * growth;
-  guard_allocation(bits / 8 * static_cast<double>(m.length()), "powmod in Z[x]");
+double coefficient_bits(const ZPoly& a) { return std::abs(static_cast<double>(fmpz_poly_max_bits(a.get()))); }
+
+// Reduction by a monic m does not bound the coefficients in general (x^k mod
+// x^2 - 3 grows like 3^(k/2)), but for many m it does (x^k mod x^2 + x + 1
+// cycles), so the size cannot be predicted from the inputs. Watch it instead:
+// while the coefficients keep growing by half or more per squaring, the
+// `remaining` squarings will multiply them by at least 1.5^remaining.
+void guard_growth(double bits_before, double bits_now, slong length, flint_bitcnt_t remaining) {
+  double projected = bits_now;
+  if (bits_now > 1.5 * bits_before + 16) projected *= std::pow(1.5, static_cast<double>(remaining));
+  guard_allocation(projected / 8 * static_cast<double>(length), "powmod in Z[x]");
 }
 
 }  // namespace
@@ -109,12 +118,13 @@ ZPoly powmod(const ZPoly& f, const fmpz_t e, const ZPoly& m) {
   ZPoly result;
   if (m.length() == 1) return result;  // everything is 0 modulo a unit constant
   ZPoly base = remainder(f, m);
-  if (base.length() > 1) guard_powmod_size(base, e, m);
   fmpz_poly_set_ui(result.get(), 1);
   for (flint_bitcnt_t i = fmpz_bits(e); i-- > 0;) {
     ZPoly square;
+    const double bits_before = coefficient_bits(result);
     fmpz_poly_sqr(square.get(), result.get());
     result = remainder(square, m);
+    guard_growth(bits_before, coefficient_bits(result), result.length(), i);
     if (fmpz_tstbit(e, i)) {
       ZPoly product;
       fmpz_poly_mul(product.get(), result.get(), base.get());

@@ -1,7 +1,35 @@
+// fft, ifft, convolve, negaconvolve: the fast paths of algebra/fourier.hpp.
+// The O(n^2) definitions (dftmatrix, dft, idft) are written in cas, in stdlib/fourier.cas.
+#include "algebra/fourier.hpp"
 #include "builtin_args.hpp"
 
 namespace cas {
 
-void register_fourier_builtins(Registry&) {}
+namespace {
+
+Value fft(CallContext& c) { return cas::fft(c.args[0], c.args[1]); }
+Value ifft(CallContext& c) { return cas::ifft(c.args[0], c.args[1]); }
+Value convolve(CallContext& c) { return cas::convolve(c.args[0], c.args[1], false); }
+Value negaconvolve(CallContext& c) { return cas::convolve(c.args[0], c.args[1], true); }
+
+}  // namespace
+
+void register_fourier_builtins(Registry& r) {
+  r.reg("fft", 2, fft,
+        "fft(v, w): the DFT of v at w, X_k = sum_j v_j w^(j*k), by the radix-2 Cooley-Tukey FFT in "
+        "O(n log n). w is a primitive n-th root of unity in Z/pZ (e.g. rootofunity(n, p)), n = len(v) a power "
+        "of two; the entries of v are integers or elements of that Z/pZ. Same result as dft(v, w).");
+  r.reg("ifft", 2, ifft,
+        "ifft(v, w): the inverse of fft(v, w): the FFT at w^-1, scaled by n^-1, so that ifft(fft(v, w), w) == v "
+        "mod p. Same conditions as fft; same result as idft(v, w).");
+  r.reg("convolve", 2, convolve,
+        "convolve(a, b): the cyclic convolution c_k = sum_(i+j = k mod n) a_i b_j of two vectors of one length n "
+        "over Z/pZ, i.e. the product of the polynomials modulo x^n - 1; through the FFT when n is a power of two "
+        "and Z/pZ has an n-th root of unity, otherwise by one polynomial product.");
+  r.reg("negaconvolve", 2, negaconvolve,
+        "negaconvolve(a, b): the negacyclic convolution of two vectors of one length n over Z/pZ, i.e. the "
+        "product of the polynomials modulo x^n + 1 (a wrap-around term changes sign); through the FFT with a "
+        "2n-th root of unity when there is one.");
+}
 
 }  // namespace cas

@@ -1,7 +1,379 @@
-#include "builtin_args.hpp"
+// Polynomials in Z[x] and (Z/pZ)[x]: deg, coeff, coeffs, poly, lc, eval,
+// deriv, divrem, resultant, roots, isirreducible, interpolate, compose, and
+// random polynomials (randpoly, randzpoly, seed). gcd, lcm, xgcd, factor,
+// powmod and crt serve integers and polynomials: builtins_integer.cpp.
+#include "algebra/guards.hpp"
+#include "algebra/modpoly_ops.hpp"
+#include "algebra/zpoly_ops.hpp"
+#include "poly_args.hpp"
+
+#include <flint/flint.h>
+
+#include <algorithm>
+#include <cmath>
 
 namespace cas {
 
-void register_poly_builtins(Registry&) {}
+namespace {
+
+Value mod_value(const fmpz_t residue, const ModulusPtr& m) { return Value::mod(residue, m); }
+
+// The length and coefficients of a polynomial argument, read in place (no copy:
+// coeff(f, k) in a loop stays linear); Int and Mod are constant polynomials.
+slong poly_length(const Value& f) {
+  switch (f.kind()) {
+    case Kind::ZPoly: return f.as_zpoly().length();
+    case Kind::ModPoly: return f.as_modpoly().length();
+    default: return fmpz_is_zero(f.as_int()) ? 0 : 1;
+  }
+}
+
+Value coefficient_value(const Value& f, slong i, const ModulusPtr& m) {
+  Fmpz c;
+  if (i < poly_length(f)) {
+    switch (f.kind()) {
+      case Kind::ZPoly: fmpz_set(c.get(), f.as_zpoly().coeff(i)); break;
+      case Kind::ModPoly: f.as_modpoly().coeff(c.get(), i); break;
+      default: fmpz_set(c.get(), f.as_int()); break;
+    }
+  }
+  return m ? mod_value(c.get(), m) : Value::integer(std::move(c));
+}
+
+// ---- shape: deg, coeff, coeffs, poly, lc ------------------------------------
+
+Value builtin_deg(CallContext& c) {
+  poly_ring(c, {0}, "deg");
+  return Value::integer(poly_length(c.args[0]) - 1);
+}
+
+Value builtin_coeff(CallContext& c) {
+  ModulusPtr m = poly_ring(c, {0}, "coeff");
+  const fmpz* i = int_arg(c, 1, "coeff");
+  if (fmpz_sgn(i) < 0) throw DomainError("coeff: argument 2 must be a non-negative index, not " + fmpz_to_string(i));
+  // Beyond the degree every coefficient is 0 (also for indices too large to store).
+  slong index = fmpz_fits_si(i) ? fmpz_get_si(i) : WORD_MAX;
+  return coefficient_value(c.args[0], index, m);
+}
+
+Value builtin_coeffs(CallContext& c) {
+  ModulusPtr m = poly_ring(c, {0}, "coeffs");
+  std::vector<Value> out;
+  Fmpz coefficient;
+  if (m) {
+    ModPoly f = modpoly_arg(c, 0, m);
+    out.reserve(f.length());
+    for (slong i = 0; i < f.length(); i++) {
+      f.coeff(coefficient.get(), i);
+      out.push_back(mod_value(coefficient.get(), m));
+    }
+  } else {
+    ZPoly f = zpoly_arg(c, 0);
+    out.reserve(f.length());
+    for (slong i = 0; i < f.length(); i++) out.push_back(Value::integer(f.coeff(i)));
+  }
+  return Value::vec(std::move(out));
+}
+
+Value builtin_poly(CallContext& c) {
+  const std::vector<Value>& v = vec_arg(c, 0, "poly");
+  ModulusPtr m;
+  for (size_t i = 0; i < v.size(); i++) {
+    if (!v[i].is(Kind::Int) && !v[i].is(Kind::Mod))
+      throw DomainError("poly: the coefficients must be integers or elements of Z/pZ, but entry " + std::to_string(i) +
+                        " is " + describe(v[i]));
+    ModulusPtr mi = v[i].modulus();
+    if (mi && m && !same_modulus(m, mi))
+      throw DomainError("poly: cannot mix Z/" + m->to_string() + "Z and Z/" + mi->to_string() + "Z");
+    if (mi) m = mi;
+  }
+  if (m) {
+    ModPoly f(m);
+    f.fit_length(static_cast<slong>(v.size()));
+    Fmpz residue;
+    for (size_t i = v.size(); i-- > 0;) {
+      fmpz_mod(residue.get(), v[i].as_int(), m->value());
+      f.set_coeff(static_cast<slong>(i), residue.get());
+    }
+    return Value::modpoly(std::move(f));
+  }
+  ZPoly f;
+  fmpz_poly_fit_length(f.get(), static_cast<slong>(v.size()));
+  for (size_t i = v.size(); i-- > 0;) fmpz_poly_set_coeff_fmpz(f.get(), static_cast<slong>(i), v[i].as_int());
+  return Value::zpoly(std::move(f));
+}
+
+Value builtin_lc(CallContext& c) {
+  ModulusPtr m = poly_ring(c, {0}, "lc");
+  return coefficient_value(c.args[0], std::max<slong>(poly_length(c.args[0]) - 1, 0), m);
+}
+
+// ---- eval, deriv, compose -------------------------------------------------
+
+Value builtin_eval(CallContext& c) {
+  const Value& a = c.args[1];
+  if (!a.is(Kind::Int) && !a.is(Kind::Mod))
+    throw DomainError("eval: argument 2 must be an integer or an element of Z/pZ, not " + describe(a) +
+                      " (compose(f, g) substitutes a polynomial)");
+  ModulusPtr m = poly_ring(c, {0, 1}, "eval");
+  Fmpz r;
+  if (m) {
+    evaluate(r.get(), modpoly_arg(c, 0, m), a.as_int());
+    return mod_value(r.get(), m);
+  }
+  ZPoly f = zpoly_arg(c, 0);
+  // The value has about deg(f) * bits(a) bits.
+  guard_allocation(static_cast<double>(f.length()) * static_cast<double>(fmpz_bits(a.as_int()) + 1) / 8,
+                   "eval");
+  fmpz_poly_evaluate_fmpz(r.get(), f.get(), a.as_int());
+  return Value::integer(std::move(r));
+}
+
+Value builtin_deriv(CallContext& c) {
+  if (ModulusPtr m = poly_ring(c, {0}, "deriv")) return Value::modpoly(derivative(modpoly_arg(c, 0, m)));
+  ZPoly d;
+  fmpz_poly_derivative(d.get(), zpoly_arg(c, 0).get());
+  return Value::zpoly(std::move(d));
+}
+
+Value builtin_compose(CallContext& c) {
+  ModulusPtr m = poly_ring(c, {0, 1}, "compose");
+  if (m) {
+    ModPoly f = modpoly_arg(c, 0, m), g = modpoly_arg(c, 1, m);
+    const double length = static_cast<double>(std::max<slong>(f.degree(), 0)) * std::max<slong>(g.degree(), 0) + 1;
+    guard_allocation(length * (static_cast<double>(fmpz_bits(m->value())) / 8 + 8), "compose");
+    return Value::modpoly(compose(f, g));
+  }
+  ZPoly f = zpoly_arg(c, 0), g = zpoly_arg(c, 1);
+  const double df = static_cast<double>(std::max<slong>(f.degree(), 0));
+  const double length = df * static_cast<double>(std::max<slong>(g.degree(), 0)) + 1;
+  const double bits = std::abs(static_cast<double>(fmpz_poly_max_bits(f.get()))) +
+                      df * (std::abs(static_cast<double>(fmpz_poly_max_bits(g.get()))) +
+                            std::log2(static_cast<double>(g.length()) + 1)) + 64;
+  guard_allocation(length * bits / 8, "compose");
+  ZPoly r;
+  fmpz_poly_compose(r.get(), f.get(), g.get());
+  return Value::zpoly(std::move(r));
+}
+
+// ---- division and resultant -----------------------------------------------
+
+Value builtin_divrem(CallContext& c) {
+  if (ModulusPtr m = poly_ring(c, {0, 1}, "divrem")) {
+    ModPoly g = modpoly_arg(c, 1, m);
+    require_invertible_lead(g, "divrem");
+    auto [q, r] = divrem(modpoly_arg(c, 0, m), g);
+    return Value::vec({Value::modpoly(std::move(q)), Value::modpoly(std::move(r))});
+  }
+  ZPoly f = zpoly_arg(c, 0), g = zpoly_arg(c, 1);
+  if (g.is_zero()) throw DomainError("divrem: division by the zero polynomial");
+  ZPoly q, r;
+  fmpz_poly_divrem(q.get(), r.get(), f.get(), g.get());
+  return Value::vec({Value::zpoly(std::move(q)), Value::zpoly(std::move(r))});
+}
+
+Value builtin_resultant(CallContext& c) {
+  Fmpz r;
+  if (ModulusPtr m = poly_ring(c, {0, 1}, "resultant")) {
+    resultant(r.get(), modpoly_arg(c, 0, m), modpoly_arg(c, 1, m));
+    return mod_value(r.get(), m);
+  }
+  fmpz_poly_resultant(r.get(), zpoly_arg(c, 0).get(), zpoly_arg(c, 1).get());
+  return Value::integer(std::move(r));
+}
+
+// ---- roots, irreducibility, interpolation -------------------------------------
+
+Value builtin_roots(CallContext& c) {
+  std::vector<Value> out;
+  if (ModulusPtr m = poly_ring(c, {0}, "roots")) {
+    for (const Fmpz& r : roots(modpoly_arg(c, 0, m))) out.push_back(mod_value(r.get(), m));
+  } else {
+    for (Fmpz& r : integer_roots(zpoly_arg(c, 0))) out.push_back(Value::integer(std::move(r)));
+  }
+  return Value::vec(std::move(out));
+}
+
+Value builtin_isirreducible(CallContext& c) {
+  if (ModulusPtr m = poly_ring(c, {0}, "isirreducible")) return Value::boolean(is_irreducible(modpoly_arg(c, 0, m)));
+  return Value::boolean(is_irreducible(zpoly_arg(c, 0)));
+}
+
+// The entries of xs and ys as integers (residues for Z/pZ entries), and the
+// modulus they share if any has one.
+ModulusPtr interpolation_points(const CallContext& c, std::vector<Fmpz>& xs, std::vector<Fmpz>& ys) {
+  ModulusPtr m;
+  for (size_t arg = 0; arg < 2; arg++) {
+    std::vector<Fmpz>& out = arg == 0 ? xs : ys;
+    for (const Value& v : vec_arg(c, arg, "interpolate")) {
+      if (!v.is(Kind::Int) && !v.is(Kind::Mod))
+        throw DomainError(arg_name("interpolate", arg) + " must hold integers or elements of Z/pZ, not " + describe(v));
+      ModulusPtr mv = v.modulus();
+      if (mv && m && !same_modulus(m, mv))
+        throw DomainError("interpolate: cannot mix Z/" + m->to_string() + "Z and Z/" + mv->to_string() + "Z");
+      if (mv) m = mv;
+      out.emplace_back(v.as_int());
+    }
+  }
+  if (xs.size() != ys.size())
+    throw DomainError("interpolate: " + std::to_string(xs.size()) + " points but " + std::to_string(ys.size()) +
+                      " values");
+  return m;
+}
+
+// Distinct points are needed; over Z/pZ, distinct residues.
+void require_distinct_residues(const std::vector<Fmpz>& xs, const ModulusPtr& m) {
+  std::vector<Fmpz> residues;
+  for (const Fmpz& x : xs) {
+    residues.emplace_back();
+    fmpz_mod(residues.back().get(), x.get(), m->value());
+  }
+  std::sort(residues.begin(), residues.end(), [](const Fmpz& a, const Fmpz& b) { return fmpz_cmp(a.get(), b.get()) < 0; });
+  for (size_t i = 1; i < residues.size(); i++)
+    if (fmpz_equal(residues[i - 1].get(), residues[i].get()))
+      throw DomainError("interpolate: the point " + residues[i].to_string() + " mod " + m->to_string() + " occurs twice");
+}
+
+Value builtin_interpolate(CallContext& c) {
+  std::vector<Fmpz> xs, ys;
+  if (ModulusPtr m = interpolation_points(c, xs, ys)) {
+    require_distinct_residues(xs, m);
+    return Value::modpoly(interpolate(xs, ys, m));
+  }
+  return Value::zpoly(interpolate(xs, ys));
+}
+
+// ---- random polynomials ------------------------------------------------------
+
+// The one random state of the language, reseeded by seed(s).
+struct RandomState {
+  flint_rand_t state;
+  RandomState() { flint_randinit(state); }
+  ~RandomState() { flint_randclear(state); }
+};
+
+flint_rand_s* random_state() {
+  static RandomState r;
+  return r.state;
+}
+
+Value builtin_seed(CallContext& c) {
+  const fmpz* s = int_arg(c, 0, "seed");
+  Fmpz low;
+  fmpz_fdiv_r_2exp(low.get(), s, FLINT_BITS);  // any integer seeds; its low word decides
+  const ulong word = fmpz_get_ui(low.get());
+  flint_rand_s* state = random_state();
+  flint_randclear(state);
+  flint_randinit(state);
+  flint_randseed(state, word, word ^ UWORD(0x9e3779b97f4a7c15));
+  // Large moduli draw through GMP's generator: seed it too.
+  _flint_rand_init_gmp(state);
+  gmp_randseed_ui(state->gmp_state, word);
+  return Value();
+}
+
+Value builtin_randpoly(CallContext& c) {
+  const ulong n = count_arg(c, 0, "randpoly");
+  const fmpz* p = int_arg(c, 1, "randpoly");
+  if (fmpz_cmp_ui(p, 2) < 0) throw DomainError("randpoly: the modulus must be at least 2, not " + fmpz_to_string(p));
+  ModulusPtr m = make_modulus(p);
+  guard_allocation(static_cast<double>(n) * (static_cast<double>(fmpz_bits(p)) / 8 + 8), "randpoly");
+  ModPoly f(m);
+  if (n == 0) return Value::modpoly(std::move(f));
+  const slong len = static_cast<slong>(n);
+  flint_rand_s* state = random_state();
+  f.fit_length(len);
+  if (f.word()) {
+    nmod_poly_struct* g = f.nmod();
+    for (slong i = 0; i + 1 < len; i++) g->coeffs[i] = n_randint(state, m->word());
+    g->coeffs[len - 1] = 1 + n_randint(state, m->word() - 1);  // the leading coefficient is non-zero
+    g->length = len;
+  } else {
+    fmpz_mod_poly_struct* g = f.big();
+    Fmpz p_minus_1;
+    fmpz_sub_ui(p_minus_1.get(), p, 1);
+    for (slong i = 0; i + 1 < len; i++) fmpz_randm(g->coeffs + i, state, p);
+    fmpz_randm(g->coeffs + len - 1, state, p_minus_1.get());
+    fmpz_add_ui(g->coeffs + len - 1, g->coeffs + len - 1, 1);
+    g->length = len;
+  }
+  return Value::modpoly(std::move(f));
+}
+
+Value builtin_randzpoly(CallContext& c) {
+  const ulong n = count_arg(c, 0, "randzpoly");
+  const ulong bits = count_arg(c, 1, "randzpoly");
+  if (bits == 0) throw DomainError("randzpoly: argument 2 (bits) must be at least 1");
+  guard_allocation(static_cast<double>(n) * (static_cast<double>(bits) / 8 + 8), "randzpoly");
+  ZPoly f;
+  if (n == 0) return Value::zpoly(std::move(f));
+  const slong len = static_cast<slong>(n);
+  flint_rand_s* state = random_state();
+  Fmpz bound, bound_minus_1;
+  fmpz_one(bound.get());
+  fmpz_mul_2exp(bound.get(), bound.get(), bits);
+  fmpz_sub_ui(bound_minus_1.get(), bound.get(), 1);
+  fmpz_poly_fit_length(f.get(), len);
+  fmpz* coeffs = f.get()->coeffs;
+  for (slong i = 0; i < len; i++) {
+    if (i + 1 < len) {
+      fmpz_randm(coeffs + i, state, bound.get());
+    } else {  // the leading coefficient is non-zero
+      fmpz_randm(coeffs + i, state, bound_minus_1.get());
+      fmpz_add_ui(coeffs + i, coeffs + i, 1);
+    }
+    if (n_randint(state, 2)) fmpz_neg(coeffs + i, coeffs + i);
+  }
+  _fmpz_poly_set_length(f.get(), len);
+  return Value::zpoly(std::move(f));
+}
+
+}  // namespace
+
+void register_poly_builtins(Registry& r) {
+  r.reg("deg", 1, builtin_deg,
+        "deg(f): the degree of a polynomial in Z[x] or (Z/pZ)[x]; deg(0) = -1 (as in FLINT). Integers and Z/pZ "
+        "elements count as constant polynomials.");
+  r.reg("coeff", 2, builtin_coeff,
+        "coeff(f, i): the coefficient of x^i in f (0 beyond the degree); an element of Z/pZ for f over Z/pZ.");
+  r.reg("coeffs", 1, builtin_coeffs,
+        "coeffs(f): the coefficients of f as a vector, lowest degree first, without trailing zeros (so "
+        "coeffs(0) = []); over Z/pZ a vector of Z/pZ elements. poly(coeffs(f)) == f.");
+  r.reg("poly", 1, builtin_poly,
+        "poly(v): the polynomial with coefficients v, lowest degree first: integers give Z[x], Z/pZ entries "
+        "give (Z/pZ)[x]. poly([1, 0, 3]) = 3*x^2 + 1.");
+  r.reg("lc", 1, builtin_lc, "lc(f): the leading coefficient of f (0 for the zero polynomial).");
+  r.reg("eval", 2, builtin_eval,
+        "eval(f, a): f evaluated at a. An integer for f in Z[x] and integer a; an element of Z/pZ when f or a "
+        "is over Z/pZ.");
+  r.reg("deriv", 1, builtin_deriv, "deriv(f): the derivative of f.");
+  r.reg("divrem", 2, builtin_divrem,
+        "divrem(f, g): [q, r] with f = q*g + r, the same q and r as f // g and f % g. Over Z/pZ deg r < deg g "
+        "(the leading coefficient of g must be invertible). In Z[x], exact Euclidean division when g's "
+        "leading coefficient is +-1 or g divides f; otherwise FLINT's division, where r's coefficients of "
+        "degree >= deg g are reduced modulo lc(g).");
+  r.reg("resultant", 2, builtin_resultant,
+        "resultant(f, g): the resultant of f and g; an integer in Z[x], an element of Z/pZ over Z/pZ (p prime).");
+  r.reg("roots", 1, builtin_roots,
+        "roots(f): the distinct roots of f, ascending: in Z/pZ (p prime) for f over Z/pZ, the integer roots "
+        "for f in Z[x]. Multiplicities are not repeated (see factor).");
+  r.reg("isirreducible", 1, builtin_isirreducible,
+        "isirreducible(f): true when f is irreducible: over Z/pZ (p prime), or in Z[x] (so the content must "
+        "be 1: 2*x + 2 is reducible). Constants are not irreducible.");
+  r.reg("interpolate", 2, builtin_interpolate,
+        "interpolate(xs, ys): the polynomial of degree < len(xs) with f(xs[i]) = ys[i]. Over Z/pZ when any "
+        "entry is in Z/pZ; with integers only, in Z[x], and an error when that polynomial has non-integer "
+        "coefficients. The xs must be distinct.");
+  r.reg("compose", 2, builtin_compose, "compose(f, g): f(g), the polynomial f with g substituted for x.");
+  r.reg("randpoly", 2, builtin_randpoly,
+        "randpoly(n, p): a random dense polynomial over Z/pZ with n coefficients (degree n-1), uniformly "
+        "distributed, the leading one non-zero. seed(s) makes the sequence reproducible.");
+  r.reg("randzpoly", 2, builtin_randzpoly,
+        "randzpoly(n, bits): a random polynomial in Z[x] with n coefficients, each signed with absolute value "
+        "below 2^bits, the leading one non-zero. seed(s) makes the sequence reproducible.");
+  r.reg("seed", 1, builtin_seed,
+        "seed(s): restarts the random generator of randpoly and randzpoly from the integer s, so that the same "
+        "seed gives the same polynomials.");
+}
 
 }  // namespace cas

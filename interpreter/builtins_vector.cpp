@@ -1,7 +1,47 @@
+// vector, len, concat. The arithmetic on vectors (+ - * .*) lives in algebra/arith.cpp.
+#include "algebra/guards.hpp"
 #include "builtin_args.hpp"
 
 namespace cas {
 
-void register_vector_builtins(Registry&) {}
+namespace {
+
+Value vector(CallContext& c) {
+  const ulong n = count_arg(c, 0, "vector");
+  // Refuse before allocating: n Values, each at least sizeof(Value) bytes.
+  guard_allocation(static_cast<double>(n) * sizeof(Value), "vector(" + std::to_string(n) + ")");
+  return Value::vec(std::vector<Value>(n, Value::integer(slong{0})));
+}
+
+Value len(CallContext& c) {
+  const Value& v = c.args[0];
+  if (v.is(Kind::Vec)) return Value::integer(static_cast<slong>(v.as_vec().size()));
+  if (v.is(Kind::Str)) return Value::integer(static_cast<slong>(v.as_str().size()));
+  throw DomainError("len: argument 1 must be a vector or a string, not " + describe(v) +
+                    " (deg gives the degree of a polynomial)");
+}
+
+Value concat(CallContext& c) {
+  const Value &a = c.args[0], &b = c.args[1];
+  if (a.is(Kind::Str) && b.is(Kind::Str)) return Value::str(a.as_str() + b.as_str());
+  const std::vector<Value>& first = vec_arg(c, 0, "concat");
+  const std::vector<Value>& second = vec_arg(c, 1, "concat");
+  std::vector<Value> items;
+  items.reserve(first.size() + second.size());
+  items.insert(items.end(), first.begin(), first.end());
+  items.insert(items.end(), second.begin(), second.end());
+  return Value::vec(std::move(items));
+}
+
+}  // namespace
+
+void register_vector_builtins(Registry& r) {
+  r.reg("vector", 1, vector,
+        "vector(n): a vector of n zeros, [0, 0, ..., 0]; fill it with v[i] = e (indices 0..n-1).");
+  r.reg("len", 1, len, "len(v): the number of entries of the vector v (or of characters of a string).");
+  r.reg("concat", 2, concat,
+        "concat(a, b): the vector of the entries of a followed by those of b; "
+        "concat([1, 2], [3]) is [1, 2, 3]. Also joins two strings.");
+}
 
 }  // namespace cas

@@ -2,6 +2,9 @@
 #include "algebra/format.hpp"
 #include "interpreter.hpp"
 
+#include <algorithm>
+#include <array>
+
 namespace cas {
 
 namespace {
@@ -137,15 +140,22 @@ Value Assign::eval(Interpreter& in) const {
   return assign_element(in, target, std::move(v));
 }
 
-// v[i][j] = e: walk down, copying shared vectors on the way (copy on write).
+// v[i][j] = e: the indices are evaluated first, since evaluating one may
+// reassign v (a read() call) while the walk holds pointers into it; then walk
+// down, copying shared vectors on the way (copy on write).
 Value Assign::assign_element(Interpreter& in, Value& variable, Value v) const {
+  constexpr size_t inline_indices = 4;  // no allocation for v[i], m[i][j], ...
+  std::array<Value, inline_indices> few;
+  std::vector<Value> many(indices_.size() > inline_indices ? indices_.size() : 0);
+  Value* index = many.empty() ? few.data() : many.data();
+  for (size_t k = 0; k < indices_.size(); k++) index[k] = indices_[k]->eval(in);
   Value* cell = &variable;
-  for (const auto& index_node : indices_) {
+  for (size_t k = 0; k < indices_.size(); k++) {
+    const Position& where = indices_[k]->where();
     if (!cell->is(Kind::Vec))
-      throw Error(index_node->where(), "only vector entries can be assigned, not entries of " + type_description(*cell));
-    Value index = index_node->eval(in);
+      throw Error(where, "only vector entries can be assigned, not entries of " + type_description(*cell));
     std::vector<Value>& items = cell->vec_mut();
-    cell = &items[vector_index(index, items.size(), index_node->where())];
+    cell = &items[vector_index(index[k], items.size(), where)];
   }
   *cell = v;
   return v;
@@ -310,6 +320,10 @@ void FnDef::resolve(Resolver& r) {
   if (r.in_function()) throw Error(where(), "functions are defined at the top level, not inside another function");
   if (builtins().find(fn_->name))
     throw Error(where(), "'" + fn_->name + "' is a builtin and cannot be redefined");
+  const auto& params = fn_->params;
+  for (size_t i = 0; i < params.size(); i++)
+    if (std::find(params.begin(), params.begin() + static_cast<long>(i), params[i]) != params.begin() + static_cast<long>(i))
+      throw Error(where(), "the parameter '" + params[i] + "' of " + fn_->name + "() is named twice");
   r.enter_function(*fn_);
   int saved_loops = r.loop_depth;
   r.loop_depth = 0;

@@ -41,7 +41,9 @@ std::vector<std::string> Interpreter::defined_globals() const {
 }
 
 void Interpreter::define(std::shared_ptr<Function> fn) {
-  functions_[fn->name] = std::move(fn);
+  std::shared_ptr<Function>& entry = functions_[fn->name];
+  if (entry) replaced_functions_.push_back(std::move(entry));
+  entry = std::move(fn);
   functions_generation_++;
 }
 
@@ -50,7 +52,11 @@ const Function* Interpreter::function(const std::string& name) {
   if (it != functions_.end()) return it->second.get();
   if (!stdlib_loaded_ && stdlib_defines(name)) {
     stdlib_loaded_ = true;
+    // The user's own functions named like stdlib ones, defined before this
+    // lazy load, keep their definitions.
+    const auto users = functions_;
     for (const auto& [file, text] : stdlib_sources()) run(parse(std::make_shared<Source>(Source{file, text})));
+    for (const auto& [user_name, fn] : users) functions_[user_name] = fn;
     return function(name);
   }
   return nullptr;

@@ -67,6 +67,9 @@ class Interpreter {
   std::unordered_map<std::string, uint32_t> global_index_;
   std::vector<std::string> global_names_;
   std::unordered_map<std::string, std::shared_ptr<Function>> functions_;
+  // Definitions replaced by a later `fn` of the same name. A function may be
+  // redefined while it runs (read() in its body), so its nodes must outlive that.
+  std::vector<std::shared_ptr<Function>> replaced_functions_;
   uint64_t functions_generation_ = 1;
   std::vector<SourcePtr> sources_;  // every parsed source stays alive: nodes point into them
   bool stdlib_loaded_ = false;

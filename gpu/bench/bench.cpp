@@ -1,0 +1,262 @@
+// cas-bench: one table, every row measured in this run on this machine.
+//   N          transform length; a product row multiplies two polynomials of N/2 coefficients
+//   prime      p62: NTT-friendly 62-bit prime (64-bit words); p31: NTT-friendly 31-bit prime
+//              (32-bit words); p63*: 63-bit prime with p-1 = 2*odd (CRT over 31-bit primes)
+//   flint      FLINT nmod_poly_mul, one core (one run; "-" above --flint-max)
+//   gpu dev    our product, operands and result already on the GPU (median, CUDA events)
+//   gpu h2h    our product from host vectors to a host vector (median, wall clock)
+//   ntt        our forward NTT of N words in place (median, CUDA events)
+//   GB/s       2 N wordsize / ntt time, and its share of the 2978 GB/s copy ceiling
+//   c2c, z2z   cuFFT forward of N complex floats / doubles (median, CUDA events)
+// Usage: cas-bench [--min LOG] [--max LOG] [--flint-max LOG] [--reps R] [--tune b,tile,radix,cols]...
+#include "gpu/ntt.hpp"
+
+#include <flint/nmod_poly.h>
+
+#include <cuda_runtime.h>
+#include <cufft.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace cas::gpu;
+
+namespace {
+
+constexpr double copy_ceiling_gbs = 2978.0;
+
+void cuda_check(cudaError_t e, const char* what)
+{
+    if (e != cudaSuccess) {
+        std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
+        std::exit(1);
+    }
+}
+void cufft_check(cufftResult r, const char* what)
+{
+    if (r != CUFFT_SUCCESS) {
+        std::fprintf(stderr, "%s: cufft error %d\n", what, int(r));
+        std::exit(1);
+    }
+}
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+// Median of `reps` runs of f on `stream`, timed with events; one warm-up first.
+double time_events(cudaStream_t stream, int reps, const std::function<void()>& f)
+{
+    cudaEvent_t start, stop;
+    cuda_check(cudaEventCreate(&start), "cudaEventCreate");
+    cuda_check(cudaEventCreate(&stop), "cudaEventCreate");
+    f();
+    cuda_check(cudaStreamSynchronize(stream), "sync");
+    std::vector<double> ms;
+    for (int i = 0; i < reps; ++i) {
+        cuda_check(cudaEventRecord(start, stream), "record");
+        f();
+        cuda_check(cudaEventRecord(stop, stream), "record");
+        cuda_check(cudaEventSynchronize(stop), "sync");
+        float t = 0;
+        cuda_check(cudaEventElapsedTime(&t, start, stop), "elapsed");
+        ms.push_back(t);
+    }
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    return median(ms);
+}
+
+double time_wall(int reps, const std::function<void()>& f)
+{
+    f();
+    std::vector<double> ms;
+    for (int i = 0; i < reps; ++i) {
+        auto t0 = std::chrono::steady_clock::now();
+        f();
+        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    }
+    return median(ms);
+}
+
+std::mt19937_64 rng(12345);
+std::vector<std::uint64_t> random_vector(std::size_t n, std::uint64_t p)
+{
+    std::vector<std::uint64_t> v(n);
+    for (auto& x : v) x = rng() % p;
+    return v;
+}
+
+double flint_ms(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b, std::uint64_t p,
+                std::vector<std::uint64_t>* check)
+{
+    nmod_poly_t fa, fb, fc;
+    nmod_poly_init2(fa, p, a.size());
+    nmod_poly_init2(fb, p, b.size());
+    nmod_poly_init(fc, p);
+    for (std::size_t i = 0; i < a.size(); ++i) nmod_poly_set_coeff_ui(fa, i, a[i]);
+    for (std::size_t i = 0; i < b.size(); ++i) nmod_poly_set_coeff_ui(fb, i, b[i]);
+    auto t0 = std::chrono::steady_clock::now();
+    nmod_poly_mul(fc, fa, fb);
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (check) {
+        check->assign(a.size() + b.size() - 1, 0);
+        for (slong i = 0; i < nmod_poly_length(fc); ++i) (*check)[i] = nmod_poly_get_coeff_ui(fc, i);
+    }
+    nmod_poly_clear(fa);
+    nmod_poly_clear(fb);
+    nmod_poly_clear(fc);
+    return ms;
+}
+
+struct CufftTimes { double c2c, z2z; };
+CufftTimes cufft_times(std::size_t n, int reps)
+{
+    cudaStream_t stream;
+    cuda_check(cudaStreamCreate(&stream), "stream");
+    CufftTimes t{};
+    {
+        cufftComplex* data;
+        cuda_check(cudaMalloc(&data, n * sizeof(cufftComplex)), "cudaMalloc c2c");
+        std::vector<float> host(2 * n);
+        for (auto& x : host) x = float(rng() % 1000) / 1000.0f;
+        cuda_check(cudaMemcpy(data, host.data(), n * sizeof(cufftComplex), cudaMemcpyHostToDevice), "copy");
+        cufftHandle plan;
+        cufft_check(cufftPlan1d(&plan, int(n), CUFFT_C2C, 1), "plan c2c");
+        cufft_check(cufftSetStream(plan, stream), "stream");
+        t.c2c = time_events(stream, reps, [&] { cufft_check(cufftExecC2C(plan, data, data, CUFFT_FORWARD), "c2c"); });
+        cufftDestroy(plan);
+        cudaFree(data);
+    }
+    {
+        cufftDoubleComplex* data;
+        cuda_check(cudaMalloc(&data, n * sizeof(cufftDoubleComplex)), "cudaMalloc z2z");
+        std::vector<double> host(2 * n);
+        for (auto& x : host) x = double(rng() % 1000) / 1000.0;
+        cuda_check(cudaMemcpy(data, host.data(), n * sizeof(cufftDoubleComplex), cudaMemcpyHostToDevice), "copy");
+        cufftHandle plan;
+        cufft_check(cufftPlan1d(&plan, int(n), CUFFT_Z2Z, 1), "plan z2z");
+        cufft_check(cufftSetStream(plan, stream), "stream");
+        t.z2z = time_events(stream, reps, [&] { cufft_check(cufftExecZ2Z(plan, data, data, CUFFT_FORWARD), "z2z"); });
+        cufftDestroy(plan);
+        cudaFree(data);
+    }
+    cudaStreamDestroy(stream);
+    return t;
+}
+
+std::uint64_t odd_heavy_prime(int bits)
+{
+    std::uint64_t p = (std::uint64_t(1) << bits) - 1;
+    while (!(p % 4 == 3 && is_prime(p))) p -= 2;
+    return p;
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    int min_log = 16, max_log = 24, flint_max = 22, reps = 21;
+    bool ntt_only = false;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        std::string opt = argv[i];
+        if (opt == "--min") min_log = std::atoi(argv[i + 1]);
+        else if (opt == "--max") max_log = std::atoi(argv[i + 1]);
+        else if (opt == "--flint-max") flint_max = std::atoi(argv[i + 1]);
+        else if (opt == "--reps") reps = std::atoi(argv[i + 1]);
+        else if (opt == "--ntt-only") ntt_only = std::atoi(argv[i + 1]) != 0;
+        else if (opt == "--tune") {
+            int b, tile, radix, cols;
+            if (std::sscanf(argv[i + 1], "%d,%d,%d,%d", &b, &tile, &radix, &cols) == 4) tune_fast(b, tile, radix, cols);
+        }
+    }
+    if (!available()) {
+        std::printf("cas-bench: %s\n", describe().c_str());
+        return 1;
+    }
+    std::printf("device: %s\n", describe().c_str());
+    std::printf("flint: %s (nmod_poly_mul, one core)\n", FLINT_VERSION);
+    cudaStream_t stream = static_cast<cudaStream_t>(stream_handle());
+
+    std::uint64_t p62 = ntt_primes(62, 27, 1).at(0);
+    std::uint64_t p31 = ntt_primes(31, 27, 1).at(0);
+    std::uint64_t p63 = odd_heavy_prime(63);
+    std::printf("p62 = %llu, p31 = %llu, p63* = %llu\n\n", (unsigned long long)p62, (unsigned long long)p31,
+                (unsigned long long)p63);
+    if (ntt_only) {  // tuning mode: forward NTT times only, one line per length
+        for (int log_n = min_log; log_n <= max_log; ++log_n) {
+            std::size_t n = std::size_t(1) << log_n;
+            DeviceWords x(random_vector(n, p62));
+            std::uint64_t w = root_of_unity(p62, n);
+            double t62 = time_events(stream, reps, [&] { forward(x, n, 1, p62, w); });
+            auto h = random_vector(n, p31);
+            DeviceWords32 x32(std::vector<std::uint32_t>(h.begin(), h.end()));
+            std::uint32_t w31 = std::uint32_t(root_of_unity(p31, n));
+            double t31 = time_events(stream, reps, [&] { forward(x32, n, 1, std::uint32_t(p31), w31); });
+            std::printf("ntt 2^%d  p62 %.4f ms (%.0f GB/s)  p31 %.4f ms (%.0f GB/s)\n", log_n, t62,
+                        16.0 * n / t62 / 1e6, t31, 8.0 * n / t31 / 1e6);
+        }
+        return 0;
+    }
+    std::printf("%-5s %-5s %10s %9s %9s %9s %8s %6s %9s %9s %9s %9s %9s\n", "N", "prime", "flint ms", "gpu dev",
+                "gpu h2h", "ntt ms", "GB/s", "%copy", "c2c ms", "z2z ms", "flint/h2h", "flint/dev", "ntt/c2c");
+    for (int log_n = min_log; log_n <= max_log; ++log_n) {
+        std::size_t n = std::size_t(1) << log_n, half = n / 2;
+        CufftTimes fft = cufft_times(n, reps);
+        for (int kind = 0; kind < 3; ++kind) {
+            std::uint64_t p = kind == 0 ? p62 : kind == 1 ? p31 : p63;
+            const char* name = kind == 0 ? "p62" : kind == 1 ? "p31" : "p63*";
+            auto a = random_vector(half, p), b = random_vector(half, p);
+            std::vector<std::uint64_t> out(n - 1, 1);
+            bool verified = true;
+            double flint = -1;
+            if (log_n <= flint_max) {
+                std::vector<std::uint64_t> expected;
+                flint = flint_ms(a, b, p, &expected);
+                multiply_mod(a.data(), half, b.data(), half, p, out.data());
+                verified = out == expected;
+            }
+            double h2h = time_wall(reps, [&] { multiply_mod(a.data(), half, b.data(), half, p, out.data()); });
+            DeviceWords da(a), db(b), dc(n - 1);
+            double dev = time_events(stream, reps, [&] { multiply_mod(da, db, p, dc); });
+            double ntt = -1, bytes = 0;
+            if (kind == 0) {
+                DeviceWords x(random_vector(n, p));
+                std::uint64_t w = root_of_unity(p, n);
+                ntt = time_events(stream, reps, [&] { forward(x, n, 1, p, w); });
+                bytes = 2.0 * n * 8;
+            } else if (kind == 1) {
+                auto h = random_vector(n, p);
+                std::vector<std::uint32_t> h32(h.begin(), h.end());
+                DeviceWords32 x(h32);
+                std::uint32_t w = std::uint32_t(root_of_unity(p, n));
+                ntt = time_events(stream, reps, [&] { forward(x, n, 1, std::uint32_t(p), w); });
+                bytes = 2.0 * n * 4;
+            }
+            char flint_s[32], ntt_s[32], gbs_s[32], pct_s[32], r1[32], r2[32], r3[32];
+            std::snprintf(flint_s, sizeof flint_s, flint < 0 ? "-" : "%.1f", flint);
+            std::snprintf(ntt_s, sizeof ntt_s, ntt < 0 ? "-" : "%.4f", ntt);
+            double gbs = ntt > 0 ? bytes / (ntt * 1e-3) / 1e9 : 0;
+            std::snprintf(gbs_s, sizeof gbs_s, ntt < 0 ? "-" : "%.0f", gbs);
+            std::snprintf(pct_s, sizeof pct_s, ntt < 0 ? "-" : "%.0f%%", 100 * gbs / copy_ceiling_gbs);
+            std::snprintf(r1, sizeof r1, flint < 0 ? "-" : "%.0fx", flint / h2h);
+            std::snprintf(r2, sizeof r2, flint < 0 ? "-" : "%.0fx", flint / dev);
+            std::snprintf(r3, sizeof r3, ntt < 0 ? "-" : "%.2f", ntt / (kind == 0 ? fft.c2c : fft.c2c / 2));
+            std::printf("2^%-3d %-5s %10s %9.3f %9.3f %9s %8s %6s %9.4f %9.4f %9s %9s %9s%s\n", log_n, name, flint_s, dev,
+                        h2h, ntt_s, gbs_s, pct_s, fft.c2c, fft.z2z, r1, r2, r3, verified ? "" : "  MISMATCH vs FLINT");
+            std::fflush(stdout);
+        }
+    }
+    std::printf("\nntt/c2c compares equal bytes: p62 (8-byte words) with C2C (8-byte complex floats); p31 (4-byte words)\n"
+                "with half the C2C time. Copy ceiling 2978 GB/s (device-to-device copy, shared/device/README.md).\n");
+    return 0;
+}

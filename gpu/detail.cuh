@@ -1,0 +1,102 @@
+// Internal to gpu/: error checking, the library's stream, twiddle tables, and the kernels'
+// host-side launchers. Included by the .cu files only.
+#pragma once
+
+#include "gpu/modarith.cuh"
+#include "gpu/ntt.hpp"
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <memory>
+
+namespace cas::gpu::detail {
+
+// Throws OutOfMemory for allocation failures, Error for anything else.
+void check(cudaError_t status, const char* what);
+// After every kernel launch: the launch error, if any.
+inline void check_launch(const char* kernel) { check(cudaGetLastError(), kernel); }
+// Host <-> device copies through the pinned staging buffers (synchronous for the caller).
+void upload_bytes(void* device, const void* host, std::size_t bytes);
+void download_bytes(void* host, const void* device, std::size_t bytes);
+// Throws Unavailable when there is no device.
+void require_device();
+// The stream every operation of the library is queued on.
+cudaStream_t stream();
+
+// Stream-ordered scratch memory (cudaMallocAsync), freed when the owner goes.
+template <class T>
+class Scratch {
+public:
+    explicit Scratch(std::size_t count);
+    ~Scratch();
+    Scratch(const Scratch&) = delete;
+    Scratch& operator=(const Scratch&) = delete;
+    T* get() const { return data_; }
+private:
+    T* data_ = nullptr;
+};
+
+template <class T>
+Modulus<T> make_modulus(std::uint64_t p);
+
+// Powers of w for a transform of length n, split in two levels so that the tables stay small
+// (2 sqrt(n) entries) and w^e for any e < n costs two Shoup products:
+//   w^e = hi[e >> low_bits] * lo[e & (2^low_bits - 1)].
+// `radix` holds the powers of omega = w^(n / radix_len), the root used inside one pass of the
+// fast kernel, so that its twiddles need one product.
+template <class T>
+struct Twiddles {
+    const T* lo;
+    const T* lo_q;
+    const T* hi;
+    const T* hi_q;
+    const T* radix;
+    const T* radix_q;
+    int low_bits;
+    int log_radix_len;
+};
+constexpr int max_log_radix_table = 12;
+
+// x w^e mod p, e < n.
+template <class T>
+__device__ inline T mul_power(T x, std::uint64_t e, const Twiddles<T>& tw, const Modulus<T>& m)
+{
+    std::uint64_t h = e >> tw.low_bits, l = e & ((std::uint64_t(1) << tw.low_bits) - 1);
+    if (h != 0) x = mul_twiddle(x, tw.hi[h], tw.hi_q[h], m);
+    if (l != 0) x = mul_twiddle(x, tw.lo[l], tw.lo_q[l], m);
+    return x;
+}
+
+// Built on the GPU once per (word size, p, n, w) and cached; see twiddles.cu.
+template <class T>
+Twiddles<T> twiddles(std::uint64_t p, std::size_t n, std::uint64_t w);
+
+// One transform of `batch` vectors of length n = 2^log_n with root w (forward direction; the
+// inverse runs these with w^-1 and then scales). Each queues its kernels on stream().
+template <class T>
+void ntt_radix2(T* data, int log_n, std::size_t batch, const Modulus<T>& m, const Twiddles<T>& tw);
+template <class T>
+void ntt_stockham(T* data, int log_n, std::size_t batch, const Modulus<T>& m, const Twiddles<T>& tw);
+// scale != 1 multiplies every output by scale (the 1/n of the inverse), fused into the last pass.
+template <class T>
+void ntt_fast(T* data, int log_n, std::size_t batch, const Modulus<T>& m, const Twiddles<T>& tw, T scale,
+              T scale_q);
+
+// data[i] *= scale for i < count.
+template <class T>
+void scale_vector(T* data, std::size_t count, T scale, T scale_q, const Modulus<T>& m);
+
+// The full transform (dispatch on the algorithm, inverse = transform with w^-1, then 1/n).
+template <class T>
+void transform(T* data, std::size_t n, std::size_t batch, std::uint64_t p, std::uint64_t w, bool inverse,
+               Algorithm algorithm);
+
+// Grid sizes: at most this many blocks in x; kernels loop over the rest.
+inline unsigned grid_for(std::size_t threads_needed, unsigned block)
+{
+    std::size_t blocks = (threads_needed + block - 1) / block;
+    return unsigned(blocks < 65535u * 16u ? (blocks == 0 ? 1 : blocks) : 65535u * 16u);
+}
+
+}  // namespace cas::gpu::detail

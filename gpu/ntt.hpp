@@ -1,0 +1,153 @@
+// Public host interface of the GPU engine: number-theoretic transforms over Z/pZ for word-size
+// primes and dense products in Z/pZ[x] for every word-size modulus.
+//
+// Nothing here names a CUDA, FLINT or GMP type, so the algebra layer includes it freely. When the
+// library was built without CUDA, or the machine has no usable device, available() is false and
+// every other entry point throws Unavailable: the caller falls back to FLINT.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace cas::gpu {
+
+// ---------------------------------------------------------------- failures
+// Base of every failure of this library; a std::runtime_error with a readable message.
+struct Error : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+// No CUDA in this build, no driver, or no device.
+struct Unavailable : Error {
+    using Error::Error;
+};
+// A device allocation failed (cudaMalloc / cudaMallocAsync / pinned host memory).
+struct OutOfMemory : Error {
+    using Error::Error;
+};
+
+// ---------------------------------------------------------------- device
+struct DeviceInfo {
+    std::string name;            // "NVIDIA H100 80GB HBM3"
+    std::size_t total_memory = 0;  // bytes
+    std::size_t free_memory = 0;   // bytes, when asked
+    int multiprocessors = 0;
+    int major = 0, minor = 0;    // compute capability
+};
+
+bool available();                // never throws
+DeviceInfo device_info();        // throws Unavailable
+std::string describe();          // one line; "no CUDA device (reason)" when unavailable
+void synchronize();              // waits for all work queued by this library
+// The cudaStream_t every operation is queued on (as void*, so that no CUDA header is needed):
+// for timing with events, or for ordering the caller's own kernels.
+void* stream_handle();
+
+// ---------------------------------------------------------------- device buffers
+// An owning array of words in device memory (move-only RAII). Data stays on the GPU between
+// operations; upload/download go through pinned staging buffers on the library's stream.
+// Memory comes from the stream-ordered pool of that stream (stream_handle()): work of your own
+// on another stream must wait for it (synchronize()) before touching data().
+template <class Word>
+class DeviceArray {
+public:
+    DeviceArray() = default;
+    explicit DeviceArray(std::size_t size);  // uninitialised; throws OutOfMemory
+    DeviceArray(const Word* host, std::size_t size);
+    explicit DeviceArray(const std::vector<Word>& host) : DeviceArray(host.data(), host.size()) {}
+    ~DeviceArray();
+    DeviceArray(DeviceArray&& other) noexcept;
+    DeviceArray& operator=(DeviceArray&& other) noexcept;
+    DeviceArray(const DeviceArray&) = delete;
+    DeviceArray& operator=(const DeviceArray&) = delete;
+
+    std::size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    Word* data() { return data_; }  // a device pointer
+    const Word* data() const { return data_; }
+
+    void upload(const Word* host, std::size_t count, std::size_t offset = 0);
+    void download(Word* host, std::size_t count, std::size_t offset = 0) const;
+    std::vector<Word> to_host() const;
+    void fill_zero();
+
+private:
+    Word* data_ = nullptr;
+    std::size_t size_ = 0;
+};
+using DeviceWords = DeviceArray<std::uint64_t>;
+using DeviceWords32 = DeviceArray<std::uint32_t>;  // for primes p < 2^31: half the bytes
+
+// ---------------------------------------------------------------- transforms
+// radix2 and stockham are the reference kernels of Moreno Maza & Pan (2010), formulas (10) and
+// (12): one kernel launch per radix-2 stage. fast does several stages per pass in shared memory.
+enum class Algorithm { radix2, stockham, fast };
+const char* to_string(Algorithm a);
+
+// In-place forward NTT of `batch` consecutive vectors of length n = 2^k (k <= 27 for one vector):
+//   X_k = sum_j x_j w^(jk) mod p, natural order in and out.
+// p is a prime, 3 <= p < 2^64 (any p when n == 1); w a primitive n-th root of unity mod p;
+// entries in [0, p). A 32-bit array requires p < 2^31. inverse() takes the same forward root w,
+// transforms with w^-1 and multiplies by 1/n, so inverse(forward(v)) == v.
+void forward(DeviceWords& data, std::size_t n, std::size_t batch, std::uint64_t p, std::uint64_t w,
+             Algorithm algorithm = Algorithm::fast);
+void inverse(DeviceWords& data, std::size_t n, std::size_t batch, std::uint64_t p, std::uint64_t w,
+             Algorithm algorithm = Algorithm::fast);
+void forward(DeviceWords32& data, std::size_t n, std::size_t batch, std::uint32_t p, std::uint32_t w,
+             Algorithm algorithm = Algorithm::fast);
+void inverse(DeviceWords32& data, std::size_t n, std::size_t batch, std::uint32_t p, std::uint32_t w,
+             Algorithm algorithm = Algorithm::fast);
+
+// Host to host conveniences (values.size() must be n * batch).
+std::vector<std::uint64_t> forward(const std::vector<std::uint64_t>& values, std::size_t n,
+                                   std::uint64_t p, std::uint64_t w, Algorithm algorithm = Algorithm::fast);
+std::vector<std::uint64_t> inverse(const std::vector<std::uint64_t>& values, std::size_t n,
+                                   std::uint64_t p, std::uint64_t w, Algorithm algorithm = Algorithm::fast);
+
+// Tuning of the fast kernel, for the benchmark: shared-memory tile of 2^log_tile words, passes of
+// radix at most 2^log_max_radix, global-memory runs of 2^log_columns words. word_bytes is 4 or 8.
+void tune_fast(int word_bytes, int log_tile, int log_max_radix, int log_columns);
+
+// Drops the cached twiddle tables (they are built on the GPU once per (p, n, w)).
+void clear_twiddle_cache();
+
+// ---------------------------------------------------------------- products in Z/pZ[x]
+// c = a * b mod p for any modulus 2 <= p < 2^64 (prime or not), coefficients in [0, p), lowest
+// degree first. Result length na + nb - 1 (empty when na == 0 or nb == 0). When p is prime and
+// 2^ceil(log2(na+nb-1)) divides p - 1, one NTT modulo p; otherwise NTTs modulo several
+// NTT-friendly primes and an exact CRT (Garner) back to Z/pZ.
+std::vector<std::uint64_t> multiply_mod(const std::uint64_t* a, std::size_t na, const std::uint64_t* b,
+                                        std::size_t nb, std::uint64_t p, Algorithm algorithm = Algorithm::fast);
+std::vector<std::uint64_t> multiply_mod(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b,
+                                        std::uint64_t p, Algorithm algorithm = Algorithm::fast);
+// Same into the caller's buffer of na + nb - 1 words (no allocation: the fastest host path).
+void multiply_mod(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb, std::uint64_t p,
+                  std::uint64_t* out, Algorithm algorithm = Algorithm::fast);
+// Same with the operands and the result on the device (result size na + nb - 1).
+DeviceWords multiply_mod(const DeviceWords& a, const DeviceWords& b, std::uint64_t p,
+                         Algorithm algorithm = Algorithm::fast);
+// Into an existing device array of at least na + nb - 1 words; returns without waiting.
+void multiply_mod(const DeviceWords& a, const DeviceWords& b, std::uint64_t p, DeviceWords& out,
+                  Algorithm algorithm = Algorithm::fast);
+
+// How multiply_mod would compute a product of `length` coefficients mod p (for tests, the
+// benchmark and the dispatcher): 1 prime (the modulus itself) or the number of CRT primes.
+struct ProductPlan {
+    bool single_prime = false;
+    std::vector<std::uint64_t> primes;  // the transform primes
+    std::size_t transform_length = 0;    // power of two >= length
+};
+ProductPlan plan_product(std::size_t na, std::size_t nb, std::uint64_t p);
+
+// ---------------------------------------------------------------- number theory (host, no GPU needed)
+bool is_prime(std::uint64_t n);                                 // deterministic for 64-bit n
+std::uint64_t pow_mod(std::uint64_t a, std::uint64_t e, std::uint64_t p);
+std::uint64_t mul_mod(std::uint64_t a, std::uint64_t b, std::uint64_t p);
+// A primitive n-th root of unity mod the prime p (n a power of two dividing p - 1), else 0.
+std::uint64_t root_of_unity(std::uint64_t p, std::size_t n);
+// The largest primes q < 2^bits with 2^log2_length dividing q - 1, largest first.
+std::vector<std::uint64_t> ntt_primes(int bits, int log2_length, std::size_t count);
+
+}  // namespace cas::gpu

@@ -1,0 +1,122 @@
+// The transform entry points: argument checks, the word size, the twiddle tables, the choice of
+// kernel, and the inverse (the transform at w^-1 followed by the factor 1/n).
+#include "gpu/detail.cuh"
+
+namespace cas::gpu {
+namespace detail {
+namespace {
+
+template <class T>
+__global__ void scale_kernel(T* data, std::size_t count, T scale, T scale_q, Modulus<T> m)
+{
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
+         i += std::size_t(gridDim.x) * blockDim.x)
+        data[i] = mul_twiddle(data[i], scale, scale_q, m);
+}
+
+int log2_exact(std::size_t n)
+{
+    int k = 0;
+    while ((std::size_t(1) << k) < n) ++k;
+    if ((std::size_t(1) << k) != n) throw Error("transform length " + std::to_string(n) + " is not a power of two");
+    return k;
+}
+
+}  // namespace
+
+template <class T>
+void scale_vector(T* data, std::size_t count, T scale, T scale_q, const Modulus<T>& m)
+{
+    if (count == 0) return;
+    scale_kernel<<<grid_for(count, 256), 256, 0, stream()>>>(data, count, scale, scale_q, m);
+    check_launch("scale_kernel");
+}
+
+template <class T>
+void transform(T* data, std::size_t n, std::size_t batch, std::uint64_t p, std::uint64_t w, bool inverse,
+               Algorithm algorithm)
+{
+    require_device();
+    int log_n = log2_exact(n);
+    if (log_n > 30) throw Error("transform length 2^" + std::to_string(log_n) + " is too large");
+    if (sizeof(T) == 4 && p >= (std::uint64_t(1) << 31)) throw Error("32-bit words need p < 2^31");
+    if (n == 1 || batch == 0) return;  // the transform of length 1 is the identity
+    if (p < 3 || (p & 1) == 0) throw Error("transform modulus must be an odd prime");
+    if (pow_mod(w, n / 2, p) != p - 1) throw Error("w is not a primitive n-th root of unity mod p");
+
+    std::uint64_t root = inverse ? pow_mod(w, n - 1, p) : w;
+    Modulus<T> m = make_modulus<T>(p);
+    Twiddles<T> tw = twiddles<T>(p, n, root);
+    T scale = 1, scale_q = shoup_companion(T(1), T(p));
+    if (inverse) {
+        scale = T(p - (p - 1) / n);  // 1/n = p - (p-1)/n mod p, since n divides p - 1
+        scale_q = shoup_companion(scale, T(p));
+    }
+    switch (algorithm) {
+    case Algorithm::radix2: ntt_radix2(data, log_n, batch, m, tw); break;
+    case Algorithm::stockham: ntt_stockham(data, log_n, batch, m, tw); break;
+    case Algorithm::fast: ntt_fast(data, log_n, batch, m, tw, scale, scale_q); return;
+    }
+    if (inverse) scale_vector(data, n * batch, scale, scale_q, m);
+}
+
+template void transform<std::uint32_t>(std::uint32_t*, std::size_t, std::size_t, std::uint64_t, std::uint64_t, bool,
+                                       Algorithm);
+template void transform<std::uint64_t>(std::uint64_t*, std::size_t, std::size_t, std::uint64_t, std::uint64_t, bool,
+                                       Algorithm);
+template void scale_vector<std::uint32_t>(std::uint32_t*, std::size_t, std::uint32_t, std::uint32_t,
+                                          const Modulus<std::uint32_t>&);
+template void scale_vector<std::uint64_t>(std::uint64_t*, std::size_t, std::uint64_t, std::uint64_t,
+                                          const Modulus<std::uint64_t>&);
+
+}  // namespace detail
+
+template <class Word>
+static void check_size(const DeviceArray<Word>& data, std::size_t n, std::size_t batch)
+{
+    if (n * batch > data.size()) throw Error("transform of " + std::to_string(batch) + " x " + std::to_string(n) +
+                                             " words on an array of " + std::to_string(data.size()));
+}
+
+void forward(DeviceWords& data, std::size_t n, std::size_t batch, std::uint64_t p, std::uint64_t w, Algorithm a)
+{
+    check_size(data, n, batch);
+    detail::transform(data.data(), n, batch, p, w, false, a);
+}
+void inverse(DeviceWords& data, std::size_t n, std::size_t batch, std::uint64_t p, std::uint64_t w, Algorithm a)
+{
+    check_size(data, n, batch);
+    detail::transform(data.data(), n, batch, p, w, true, a);
+}
+void forward(DeviceWords32& data, std::size_t n, std::size_t batch, std::uint32_t p, std::uint32_t w, Algorithm a)
+{
+    check_size(data, n, batch);
+    detail::transform(data.data(), n, batch, p, w, false, a);
+}
+void inverse(DeviceWords32& data, std::size_t n, std::size_t batch, std::uint32_t p, std::uint32_t w, Algorithm a)
+{
+    check_size(data, n, batch);
+    detail::transform(data.data(), n, batch, p, w, true, a);
+}
+
+static std::vector<std::uint64_t> host_transform(const std::vector<std::uint64_t>& values, std::size_t n,
+                                                 std::uint64_t p, std::uint64_t w, bool inverse_direction,
+                                                 Algorithm a)
+{
+    if (n == 0 || values.size() % n != 0) throw Error("host transform: size is not a multiple of n");
+    DeviceWords data(values);
+    detail::transform(data.data(), n, values.size() / n, p, w, inverse_direction, a);
+    return data.to_host();
+}
+std::vector<std::uint64_t> forward(const std::vector<std::uint64_t>& v, std::size_t n, std::uint64_t p,
+                                   std::uint64_t w, Algorithm a)
+{
+    return host_transform(v, n, p, w, false, a);
+}
+std::vector<std::uint64_t> inverse(const std::vector<std::uint64_t>& v, std::size_t n, std::uint64_t p,
+                                   std::uint64_t w, Algorithm a)
+{
+    return host_transform(v, n, p, w, true, a);
+}
+
+}  // namespace cas::gpu

@@ -1,0 +1,466 @@
+// The fast transform: a radix-2^b Stockham FFT, several radix-2 stages per pass in shared memory.
+//
+// The reference Stockham kernel (ntt_stockham.cu) reads and writes all of memory once per
+// radix-2 stage: 24 round trips at n = 2^24. Here formula (12) of Moreno Maza & Pan is grouped
+// into passes of radix R = 2^b (the four-step / six-step idea of the thesis slides, in its
+// Stockham form): for the pass with stride s, N = n / s, j = r s + t (0 <= r < N/R, 0 <= t < s),
+//   y[j + c n/R] = sum_{d<R} omega_R^{cd} (omega_N^{rd} x[(R r + d) s + t]),   c < R.
+// Passes run with s = n/R_1, n/(R_1 R_2), ..., 1, so 2^24 takes three passes of radix 2^8 (each
+// one read and one write of the whole array) instead of 24. Checked against the radix-2 form
+// in a small host model before it was written here.
+//
+// One block owns C consecutive j (C columns) and the R-point DFTs of those columns:
+//  * load: the R*C inputs are C-long runs (s >= C) or one contiguous region (s < C): the loads
+//    are coalesced, then multiplied by omega_N^{rd} (two Shoup products, two-level table) and
+//    stored in shared memory as an R x C tile;
+//  * the R-point DFT of every column runs decimation in frequency in shared memory, each thread
+//    taking 2^e entries into registers and doing e radix-2 stages there (e = 4 on 32-bit words,
+//    3 on 64-bit ones), so a shared-memory round trip covers several stages; the powers of
+//    omega_R sit in shared memory beside the tile; the output is in bit-reversed order;
+//  * store: c-th output of column jj goes to y[j0 + jj + c n/R], read from tile row bitrev(c),
+//    again in C-long runs.
+// The first pass has r = 0 (no inter-pass twiddles) and reads and writes the same places, so
+// it runs in place; that keeps the final result in the caller's buffer for any pass count.
+// Transforms that fit one tile (n <= 4096 words) take one pass, with the columns being whole
+// vectors of the batch: many short transforms in one launch.
+// Measured limit (Nsight Compute, 2^24): the integer pipes, not memory: issue slots 65-75% busy,
+// DRAM 20-30% of peak. See gpu/README.md.
+#include "gpu/detail.cuh"
+
+#include <algorithm>
+#include <type_traits>
+#include <vector>
+
+namespace cas::gpu::detail {
+
+struct FastConfig {
+    int log_tile;        // words of shared memory per block
+    int log_max_radix;   // largest radix of a multi-pass plan
+    int log_columns;     // C: words per contiguous run of global memory
+};
+// 8 KiB words of 32 bits or 4 KiB of 64 bits: 32 KiB tiles; runs of 128 bytes.
+static FastConfig config32{13, 8, 5};
+static FastConfig config64{12, 8, 4};
+
+template <class T>
+static FastConfig& config() { return sizeof(T) == 4 ? config32 : config64; }
+
+namespace {
+
+// 256 threads and at most 85 registers: three blocks per SM, so that one block's arithmetic
+// overlaps another's loads (one block of 512 threads per SM measured 30-40% slower).
+constexpr int threads_per_block = 256;
+constexpr int min_blocks_per_sm = 3;
+
+struct PassGeometry {
+    int log_n;
+    int log_r;        // radix of this pass
+    int log_s;        // stride
+    int log_c;        // columns per block
+    bool vectors_as_columns;  // single pass over short vectors: column jj is vector v0 + jj
+    std::size_t batch;
+    std::size_t blocks_per_vector;
+};
+
+__device__ inline unsigned bit_reverse(unsigned i, int bits)
+{
+    return bits == 0 ? 0 : __brev(i) >> (32 - bits);
+}
+
+// e radix-2 DIF stages (half sizes h, h/2, ..., h/2^(e-1)) on every column, 2^e entries per task.
+// LAZY (64-bit words, p < 2^62; Harvey's butterflies): entries stay in [0, 2p) instead of [0, p),
+// u = a + b is brought below 2p by one conditional subtraction, and (a - b + 2p) w goes through
+// a Shoup product without its final correction, whose result is in [0, 2p) for any input below
+// 2^64. Two of the three 64-bit compare-and-selects of a butterfly go; the store normalises.
+template <int E, bool LAZY, class T>
+__device__ __forceinline__ void dif_stages(T* tile, int stride, int log_r, int log_h, int log_c, const Modulus<T>& m,
+                                           const T* roots, const T* roots_q)
+{
+    constexpr int e = E == 2 ? 1 : E == 4 ? 2 : E == 8 ? 3 : 4;
+    const int log_q = log_h + 1 - e;  // distance between a task's entries
+    const int tasks = (1 << (log_r - e)) << log_c;
+    for (int task = threadIdx.x; task < tasks; task += blockDim.x) {
+        int jj = task & ((1 << log_c) - 1), b = task >> log_c;
+        int g = b >> log_q, jg = b & ((1 << log_q) - 1);
+        int base = (g << (log_h + 1)) + jg;
+        T* at = tile + base * stride + jj;
+        const int step = stride << log_q;
+        T v[E];
+#pragma unroll
+        for (int k = 0; k < E; ++k) v[k] = at[k * step];
+#pragma unroll
+        for (int level = 0; level < e; ++level) {
+            const int span = E >> (level + 1);
+            const int log_hl = log_h - level;
+#pragma unroll
+            for (int k = 0; k < E; ++k) {
+                if ((k & span) != 0) continue;
+                int i = jg + ((k & (2 * span - 1)) << log_q);  // position in its group of 2 h_l
+                int idx = i << (log_r - 1 - log_hl);  // omega_{2h_l}^i = omega_R^idx
+                T a = v[k], bb = v[k + span];
+                if constexpr (LAZY) {
+                    const T two_p = m.p << 1;
+                    T sum = a + bb;
+                    v[k] = sum >= two_p ? sum - two_p : sum;
+                    T diff = a - bb + two_p;
+                    v[k + span] = diff * roots[idx] - __umul64hi(diff, roots_q[idx]) * m.p;
+                } else {
+                    v[k] = add_mod(a, bb, m.p);
+                    v[k + span] = mul_twiddle(sub_mod(a, bb, m.p), roots[idx], roots_q[idx], m);
+                }
+            }
+        }
+#pragma unroll
+        for (int k = 0; k < E; ++k) at[k * step] = v[k];
+    }
+    __syncthreads();
+}
+
+// Global memory is moved in 16-byte vectors (V words) where the geometry allows, and every
+// thread issues all its loads before it uses any: a pass is bounded by memory latency otherwise.
+template <int V, class T>
+__device__ inline void load_words(const T* from, T (&to)[V])
+{
+    if constexpr (V * sizeof(T) == 16) {
+        uint4 q = *reinterpret_cast<const uint4*>(from);
+        memcpy(to, &q, 16);
+    } else {
+#pragma unroll
+        for (int k = 0; k < V; ++k) to[k] = from[k];
+    }
+}
+template <int V, class T>
+__device__ inline void store_words(T* to, const T (&from)[V])
+{
+    if constexpr (V * sizeof(T) == 16) {
+        uint4 q;
+        memcpy(&q, from, 16);
+        *reinterpret_cast<uint4*>(to) = q;
+    } else {
+#pragma unroll
+        for (int k = 0; k < V; ++k) to[k] = from[k];
+    }
+}
+
+
+// 32 words of 32 bits or 8 of 64 bits in flight per thread: enough loads outstanding to cover
+// the memory latency at three blocks per SM, within the register budget.
+template <class T>
+__host__ __device__ constexpr int vectors_in_flight() { return sizeof(T) == 4 ? 8 : 4; }
+
+// Where a block's words come from (a compile-time choice: the index arithmetic is the integer
+// pipeline's main load, see gpu/NOTES.md):
+//   whole_vectors  one pass, column jj is vector v0 + jj of the batch, words contiguous
+//   strided        s >= C: C-long runs at stride s, one r for the whole block
+//   contiguous     s < C: one contiguous region of R C words (the last passes)
+enum Access { whole_vectors = 0, strided = 1, contiguous = 2 };
+
+// x w^e for e < 2^32 (a transform of one vector is at most 2^30 long).
+template <class T>
+__device__ inline T mul_power32(T x, std::uint32_t e, const Twiddles<T>& tw, const Modulus<T>& m)
+{
+    std::uint32_t h = e >> tw.low_bits, l = e & ((1u << tw.low_bits) - 1);
+    if (h != 0) x = mul_twiddle(x, tw.hi[h], tw.hi_q[h], m);
+    if (l != 0) x = mul_twiddle(x, tw.lo[l], tw.lo_q[l], m);
+    return x;
+}
+
+// LOG_R, LOG_C >= 0: radix and column count fixed at compile time (the common passes), so
+// that every shift is a constant and the DIF loops unroll; -1: read from g.
+template <class T, int V, int ACCESS, int LOG_R, int LOG_C, bool LAZY>
+__global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
+    radix_pass(const T* x, T* y, PassGeometry g, Modulus<T> m, Twiddles<T> tw, bool scale_output, T scale, T scale_q)
+{
+    extern __shared__ unsigned char shared_bytes[];
+    constexpr int max_iterations = vectors_in_flight<T>();
+    const int log_r = LOG_R >= 0 ? LOG_R : g.log_r, log_c = LOG_C >= 0 ? LOG_C : g.log_c;
+    const int R = 1 << log_r, C = 1 << log_c, stride = C + 1;  // +1: rows start in other banks
+    // omega_R^k and companions for k < R/2 first, then the R x C tile.
+    T* roots = reinterpret_cast<T*>(shared_bytes);
+    T* roots_q = roots + R / 2;
+    T* tile = roots + R;
+    for (int k = threadIdx.x; k < R / 2; k += blockDim.x) {
+        int at = k << (tw.log_radix_len - log_r);
+        roots[k] = tw.radix[at];
+        roots_q[k] = tw.radix_q[at];
+    }
+    const int tile_words = R << log_c;
+    const std::uint32_t s = 1u << g.log_s;
+    const std::size_t total_blocks =
+        ACCESS == whole_vectors ? (g.batch + C - 1) >> log_c : g.blocks_per_vector * g.batch;
+
+    for (std::size_t block = blockIdx.x; block < total_blocks; block += gridDim.x) {
+        // in: where the tile's word 0 comes from; the offset of word L is 32-bit arithmetic.
+        // out: where output 0 of column 0 goes.
+        const T* in;
+        T* out;
+        std::uint32_t j0 = 0;
+        std::size_t vectors_left = 0;  // whole_vectors: columns past the batch's end are skipped
+        if (ACCESS == whole_vectors) {
+            std::size_t first = (block << log_c) << g.log_n;
+            in = x + first;
+            out = y + first;
+            vectors_left = g.batch - (block << log_c);
+        } else {
+            std::size_t vector = block / g.blocks_per_vector;
+            j0 = std::uint32_t(block % g.blocks_per_vector) << log_c;
+            std::size_t first = vector << g.log_n;
+            out = y + first + j0;
+            if (ACCESS == strided)
+                in = x + first + (std::size_t((j0 >> g.log_s) << log_r) << g.log_s) + (j0 & (s - 1));
+            else
+                in = x + first + (std::size_t((j0 >> g.log_s) << log_r) << g.log_s);
+        }
+        auto in_offset = [&](int L) -> std::uint32_t {
+            if (ACCESS == strided) return (std::uint32_t(L >> log_c) << g.log_s) + (L & (C - 1));
+            return std::uint32_t(L);
+        };
+        auto word_valid = [&](int L) { return ACCESS != whole_vectors || std::size_t(L >> g.log_n) < vectors_left; };
+
+        // ---- load, a round of max_iterations vectors per thread in flight at once, then
+        //      twiddle by omega_N^{rd} and place word L at (d, jj) of the tile
+        for (int round = 0; round < tile_words; round += max_iterations * threads_per_block * V) {
+            T buffer[max_iterations][V];
+#pragma unroll
+            for (int it = 0; it < max_iterations; ++it) {
+                int L = round + (it * threads_per_block + int(threadIdx.x)) * V;
+                if (L < tile_words && word_valid(L)) load_words<V>(in + in_offset(L), buffer[it]);
+            }
+#pragma unroll
+            for (int it = 0; it < max_iterations; ++it) {
+                int L0 = round + (it * threads_per_block + int(threadIdx.x)) * V;
+                if (L0 >= tile_words) continue;
+                if (ACCESS == whole_vectors) {
+                    bool valid = word_valid(L0);
+#pragma unroll
+                    for (int k = 0; k < V; ++k) {
+                        int L = L0 + k;
+                        tile[(L & (R - 1)) * stride + (L >> log_r)] = valid ? buffer[it][k] : T(0);
+                    }
+                } else if (ACCESS == strided) {
+                    // all V words share row d, and the block shares r: one exponent per vector
+                    int d = L0 >> log_c, jj = L0 & (C - 1);
+                    std::uint32_t e = ((j0 >> g.log_s) * std::uint32_t(d)) << g.log_s;
+#pragma unroll
+                    for (int k = 0; k < V; ++k) {
+                        T value = buffer[it][k];
+                        if (e != 0) value = mul_power32(value, e, tw, m);
+                        tile[d * stride + jj + k] = value;
+                    }
+                } else {
+#pragma unroll
+                    for (int k = 0; k < V; ++k) {
+                        int L = L0 + k;
+                        int t = L & int(s - 1);
+                        int d = (L >> g.log_s) & (R - 1);
+                        int jj = ((L >> (g.log_s + log_r)) << g.log_s) + t;
+                        std::uint32_t e = (((j0 + jj) >> g.log_s) * std::uint32_t(d)) << g.log_s;
+                        T value = buffer[it][k];
+                        if (e != 0) value = mul_power32(value, e, tw, m);
+                        tile[d * stride + jj] = value;
+                    }
+                }
+            }
+        }
+        __syncthreads();
+
+        // ---- R-point DFTs down the columns, three stages per shared-memory round trip
+        // (four stages per round trip on 32-bit words; 16 64-bit values would not fit the registers)
+        int log_h = log_r - 1;
+        if constexpr (sizeof(T) == 4)
+            for (; log_h >= 3; log_h -= 4) dif_stages<16, LAZY>(tile, stride, log_r, log_h, log_c, m, roots, roots_q);
+        for (; log_h >= 2; log_h -= 3) dif_stages<8, LAZY>(tile, stride, log_r, log_h, log_c, m, roots, roots_q);
+        if (log_h == 1) dif_stages<4, LAZY>(tile, stride, log_r, log_h, log_c, m, roots, roots_q);
+        else if (log_h == 0) dif_stages<2, LAZY>(tile, stride, log_r, log_h, log_c, m, roots, roots_q);
+
+        // ---- store in natural order: output c of column jj is in tile row bitrev(c)
+        for (int L0 = int(threadIdx.x) * V; L0 < tile_words; L0 += threads_per_block * V) {
+            if (!word_valid(L0)) continue;
+            T values[V];
+            std::uint32_t at;
+            if (ACCESS == whole_vectors) {
+#pragma unroll
+                for (int k = 0; k < V; ++k) {
+                    int L = L0 + k;
+                    values[k] = tile[bit_reverse(L & (R - 1), log_r) * stride + (L >> log_r)];
+                }
+                at = std::uint32_t(L0);
+            } else {
+                int c = L0 >> log_c, jj = L0 & (C - 1);
+                const T* row = tile + bit_reverse(c, log_r) * stride + jj;
+#pragma unroll
+                for (int k = 0; k < V; ++k) values[k] = row[k];
+                at = std::uint32_t(jj) + (std::uint32_t(c) << (g.log_n - log_r));
+            }
+            if constexpr (LAZY) {
+#pragma unroll
+                for (int k = 0; k < V; ++k) values[k] = values[k] >= m.p ? values[k] - m.p : values[k];
+            }
+            if (scale_output) {
+#pragma unroll
+                for (int k = 0; k < V; ++k) values[k] = mul_twiddle(values[k], scale, scale_q, m);
+            }
+            store_words<V>(out + at, values);
+        }
+        __syncthreads();  // the tile is reused by the next block of the loop
+    }
+}
+
+}  // namespace
+
+// Radices of the passes, largest first, as even as possible.
+template <class T>
+static std::vector<int> plan_passes(int log_n)
+{
+    const FastConfig& cfg = config<T>();
+    int single = std::min(cfg.log_tile, max_log_radix_table);
+    if (log_n <= single) return {log_n};
+    int passes = (log_n + cfg.log_max_radix - 1) / cfg.log_max_radix;
+    std::vector<int> radices;
+    for (int i = 0; i < passes; ++i) radices.push_back(log_n / passes + (i < log_n % passes ? 1 : 0));
+    return radices;
+}
+
+template <class T, bool LAZY, int V, int ACCESS, int LOG_R = -1, int LOG_C = -1>
+static void launch_pass(const T* in, T* out, const PassGeometry& g, std::size_t blocks, const Modulus<T>& m,
+                        const Twiddles<T>& tw, bool scale_output, T scale, T scale_q)
+{
+    std::size_t smem = (std::size_t(1) << g.log_r) * ((std::size_t(1) << g.log_c) + 2) * sizeof(T);
+    static bool attribute_set = false;  // tiles above 48 KiB need the opt-in, once per kernel
+    if (!attribute_set && smem > 48 * 1024) {
+        int optin = 0;
+        check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0), "cudaDeviceGetAttribute");
+        check(cudaFuncSetAttribute(radix_pass<T, V, ACCESS, LOG_R, LOG_C, LAZY>,
+                                   cudaFuncAttributeMaxDynamicSharedMemorySize, std::min(optin, 160 * 1024)),
+              "cudaFuncSetAttribute (radix_pass)");
+        attribute_set = true;
+    }
+    radix_pass<T, V, ACCESS, LOG_R, LOG_C, LAZY>
+        <<<unsigned(std::min<std::size_t>(blocks, 1u << 20)), threads_per_block, smem, stream()>>>(
+            in, out, g, m, tw, scale_output, scale, scale_q);
+    check_launch("radix_pass");
+}
+
+// 16-byte vectors when every vector stays inside one run of the tile and is aligned.
+template <class T, bool LAZY>
+static void run_pass_with(const T* in, T* out, const PassGeometry& g, std::size_t blocks, const Modulus<T>& m,
+                          const Twiddles<T>& tw, bool scale_output, T scale, T scale_q)
+{
+    constexpr int wide = int(16 / sizeof(T));
+    constexpr int log_wide = sizeof(T) == 4 ? 2 : 1;
+    bool vectors = g.vectors_as_columns ? g.log_n >= log_wide
+                                        : g.log_c >= log_wide && g.log_r + g.log_s >= log_wide;
+    std::size_t tile_words = std::size_t(1) << (g.log_r + g.log_c);
+    if (tile_words * sizeof(T) + 2 * (std::size_t(1) << g.log_r) * sizeof(T) > 160 * 1024)
+        throw Error("fast NTT: tile of " + std::to_string(tile_words) + " words is too large for one block");
+    int access = g.vectors_as_columns ? whole_vectors : g.log_s >= g.log_c ? strided : contiguous;
+    auto launch = [&](auto v, auto a) {
+        launch_pass<T, LAZY, decltype(v)::value, decltype(a)::value>(in, out, g, blocks, m, tw, scale_output, scale, scale_q);
+    };
+    using W = std::integral_constant<int, wide>;
+    using One = std::integral_constant<int, 1>;
+    using A0 = std::integral_constant<int, whole_vectors>;
+    using A1 = std::integral_constant<int, strided>;
+    using A2 = std::integral_constant<int, contiguous>;
+    // The passes of 2^20..2^27 with the default tiles: radix 2^7 or 2^8, C = 32 or 16 words.
+    constexpr int special_c = sizeof(T) == 4 ? 5 : 4;
+    if (vectors && access != whole_vectors && g.log_c == special_c && (g.log_r == 7 || g.log_r == 8)) {
+        if (access == strided) {
+            if (g.log_r == 8) launch_pass<T, LAZY, wide, strided, 8, special_c>(in, out, g, blocks, m, tw, scale_output, scale, scale_q);
+            else launch_pass<T, LAZY, wide, strided, 7, special_c>(in, out, g, blocks, m, tw, scale_output, scale, scale_q);
+        } else {
+            if (g.log_r == 8) launch_pass<T, LAZY, wide, contiguous, 8, special_c>(in, out, g, blocks, m, tw, scale_output, scale, scale_q);
+            else launch_pass<T, LAZY, wide, contiguous, 7, special_c>(in, out, g, blocks, m, tw, scale_output, scale, scale_q);
+        }
+        return;
+    }
+    if (vectors) {
+        if (access == whole_vectors) launch(W{}, A0{});
+        else if (access == strided) launch(W{}, A1{});
+        else launch(W{}, A2{});
+    } else {
+        if (access == whole_vectors) launch(One{}, A0{});
+        else if (access == strided) launch(One{}, A1{});
+        else launch(One{}, A2{});
+    }
+}
+
+template <class T>
+static void run_pass(const T* in, T* out, const PassGeometry& g, std::size_t blocks, const Modulus<T>& m,
+                     const Twiddles<T>& tw, bool scale_output, T scale, T scale_q)
+{
+    if constexpr (sizeof(T) == 8) {
+        if (m.p < (std::uint64_t(1) << 62)) {  // 4p < 2^64: lazy butterflies
+            run_pass_with<T, true>(in, out, g, blocks, m, tw, scale_output, scale, scale_q);
+            return;
+        }
+    }
+    run_pass_with<T, false>(in, out, g, blocks, m, tw, scale_output, scale, scale_q);
+}
+
+template <class T>
+void ntt_fast(T* data, int log_n, std::size_t batch, const Modulus<T>& m, const Twiddles<T>& tw, T scale, T scale_q)
+{
+    const FastConfig& cfg = config<T>();
+    std::vector<int> radices = plan_passes<T>(log_n);
+    std::size_t n = std::size_t(1) << log_n, total = n * batch;
+    bool scale_output = scale != T(1);
+
+    if (radices.size() == 1) {
+        PassGeometry g{};
+        g.log_n = g.log_r = log_n;
+        g.log_s = 0;
+        g.log_c = std::max(0, std::min(cfg.log_tile, 13) - log_n);
+        while (g.log_c > 0 && (std::size_t(1) << (g.log_c - 1)) >= batch) --g.log_c;  // no empty columns
+        g.vectors_as_columns = true;
+        g.batch = batch;
+        std::size_t blocks = (batch + (std::size_t(1) << g.log_c) - 1) >> g.log_c;
+        run_pass(data, data, g, blocks, m, tw, scale_output, scale, scale_q);
+        return;
+    }
+
+    // Pass 1 runs in place; the rest alternate so that the last one writes `data`.
+    std::size_t remaining = radices.size() - 1;
+    Scratch<T> other(total);
+    T* buffers[2] = {data, other.get()};
+    int where = remaining % 2 == 0 ? 0 : 1;  // where pass 1 leaves its output
+    int log_s = log_n;
+    for (std::size_t i = 0; i < radices.size(); ++i) {
+        PassGeometry g{};
+        g.log_n = log_n;
+        g.log_r = radices[i];
+        log_s -= g.log_r;
+        g.log_s = log_s;
+        g.log_c = std::max(0, std::min({cfg.log_columns, cfg.log_tile - g.log_r, log_n - g.log_r}));
+        g.vectors_as_columns = false;
+        g.batch = batch;
+        g.blocks_per_vector = (n >> g.log_r) >> g.log_c;
+        const T* in;
+        T* out;
+        if (i == 0) {
+            in = data;
+            out = buffers[where];  // in place when where == 0: pass 1 writes what it read
+        } else {
+            in = buffers[where];
+            where ^= 1;
+            out = buffers[where];
+        }
+        bool last = i + 1 == radices.size();
+        run_pass(in, out, g, g.blocks_per_vector * batch, m, tw, last && scale_output, scale, scale_q);
+    }
+}
+
+template void ntt_fast<std::uint32_t>(std::uint32_t*, int, std::size_t, const Modulus<std::uint32_t>&,
+                                      const Twiddles<std::uint32_t>&, std::uint32_t, std::uint32_t);
+template void ntt_fast<std::uint64_t>(std::uint64_t*, int, std::size_t, const Modulus<std::uint64_t>&,
+                                      const Twiddles<std::uint64_t>&, std::uint64_t, std::uint64_t);
+
+}  // namespace cas::gpu::detail
+
+namespace cas::gpu {
+void tune_fast(int word_bytes, int log_tile, int log_max_radix, int log_columns)
+{
+    auto& cfg = word_bytes == 4 ? detail::config32 : detail::config64;
+    cfg = detail::FastConfig{log_tile, log_max_radix, log_columns};
+}
+}  // namespace cas::gpu

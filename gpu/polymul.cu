@@ -1,0 +1,263 @@
+// Products in Z/PZ[x] for every word-size modulus P.
+//
+// When P is a prime and the transform length divides P - 1: forward NTTs of both operands (one
+// batched launch of two vectors), pointwise products, inverse NTT, all modulo P.
+// Otherwise the integer product (coefficients below min(na, nb) (P-1)^2 < 2^155) is computed
+// modulo k NTT-friendly primes q_0..q_{k-1} whose product exceeds that bound (31-bit primes
+// where enough exist, since 32-bit Shoup products are 4x faster; 62-bit otherwise), and each
+// coefficient is rebuilt exactly with Garner's mixed-radix CRT:
+//   X = v_0 + v_1 q_0 + v_2 q_0 q_1 + ...,  v_i = (r_i - (v_0 + ... + v_{i-1} q_0..q_{i-2})) / (q_0..q_{i-1}) mod q_i,
+// then X mod P = sum v_i (q_0..q_{i-1} mod P) mod P. Every constant is fixed per product, so
+// every product here is a Shoup product.
+#include "gpu/detail.cuh"
+
+#include <algorithm>
+
+namespace cas::gpu {
+namespace detail {
+namespace {
+
+constexpr int max_primes = 8;
+
+// x mod q for any 64-bit x: the Shoup product by 1 (w' = floor(2^b / q)) reduces any b-bit
+// word; 32-bit words split x as hi 2^32 + lo.
+struct Reducer32 {
+    std::uint32_t q, one_q, two32, two32_q;
+    __device__ std::uint32_t operator()(std::uint64_t x) const
+    {
+        std::uint32_t hi = mul_shoup(std::uint32_t(x >> 32), two32, two32_q, q);
+        std::uint32_t lo = mul_shoup(std::uint32_t(x), 1u, one_q, q);
+        return add_mod(hi, lo, q);
+    }
+};
+struct Reducer64 {
+    std::uint64_t q, one_q;
+    bool full;
+    __device__ std::uint64_t operator()(std::uint64_t x) const
+    {
+        return full ? mul_shoup_full(x, 1, one_q, q) : mul_shoup(x, std::uint64_t(1), one_q, q);
+    }
+};
+template <class T> struct ReducerFor;
+template <> struct ReducerFor<std::uint32_t> { using type = Reducer32; };
+template <> struct ReducerFor<std::uint64_t> { using type = Reducer64; };
+
+Reducer32 make_reducer32(std::uint64_t q)
+{
+    std::uint32_t two32 = std::uint32_t((std::uint64_t(1) << 32) % q);
+    return {std::uint32_t(q), shoup_companion(1u, std::uint32_t(q)), two32, shoup_companion(two32, std::uint32_t(q))};
+}
+Reducer64 make_reducer64(std::uint64_t q)
+{
+    return {q, shoup_companion(std::uint64_t(1), q), q >= (std::uint64_t(1) << 63)};
+}
+template <class T>
+typename ReducerFor<T>::type make_reducer(std::uint64_t q)
+{
+    if constexpr (sizeof(T) == 4) return make_reducer32(q);
+    else return make_reducer64(q);
+}
+
+// out[i] = in[i] mod q for i < count, 0 for count <= i < padded.
+template <class T, class Reduce>
+__global__ void to_residues(const std::uint64_t* in, std::size_t count, T* out, std::size_t padded, Reduce reduce)
+{
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < padded;
+         i += std::size_t(gridDim.x) * blockDim.x)
+        out[i] = i < count ? T(reduce(in[i])) : T(0);
+}
+
+template <class T>
+__global__ void pointwise_product(T* a, const T* b, std::size_t count, Modulus<T> m)
+{
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
+         i += std::size_t(gridDim.x) * blockDim.x)
+        a[i] = mul_mod(a[i], b[i], m);
+}
+
+template <class T>
+__global__ void widen(const T* in, std::uint64_t* out, std::size_t count)
+{
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
+         i += std::size_t(gridDim.x) * blockDim.x)
+        out[i] = in[i];
+}
+
+template <class T>
+struct GarnerConstants {
+    int k;
+    T q[max_primes];
+    T one_q[max_primes];                  // Shoup companion of 1 mod q_i: reduces any word
+    T inv[max_primes], inv_q[max_primes];  // (q_0..q_{i-1})^-1 mod q_i
+    T qj[max_primes][max_primes], qj_q[max_primes][max_primes];  // q_j mod q_i, j < i
+    std::uint64_t radix_mod_p[max_primes], radix_mod_p_q[max_primes];  // q_0..q_{i-1} mod P
+    std::uint64_t p;
+    bool full;
+};
+
+__device__ inline std::uint32_t shoup(std::uint32_t x, std::uint32_t w, std::uint32_t wq, std::uint32_t q)
+{
+    return mul_shoup(x, w, wq, q);
+}
+__device__ inline std::uint64_t shoup(std::uint64_t x, std::uint64_t w, std::uint64_t wq, std::uint64_t q)
+{
+    return mul_shoup(x, w, wq, q);  // CRT primes are below 2^62
+}
+
+// residues: k arrays, the i-th at residues + i * pitch.
+template <class T>
+__global__ void garner(const T* residues, std::size_t pitch, std::size_t count, std::uint64_t* out, GarnerConstants<T> c)
+{
+    for (std::size_t x = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; x < count;
+         x += std::size_t(gridDim.x) * blockDim.x) {
+        T v[max_primes];
+        std::uint64_t result = 0;
+        for (int i = 0; i < c.k; ++i) {
+            T q = c.q[i];
+            T r = residues[i * pitch + x];
+            if (i > 0) {
+                // u = v_0 + v_1 q_0 + ... + v_{i-1} q_0..q_{i-2} mod q_i, by Horner
+                T u = shoup(v[i - 1], T(1), c.one_q[i], q);
+                for (int j = i - 2; j >= 0; --j)
+                    u = add_mod(shoup(u, c.qj[i][j], c.qj_q[i][j], q), shoup(v[j], T(1), c.one_q[i], q), q);
+                r = shoup(sub_mod(r, u, q), c.inv[i], c.inv_q[i], q);
+            }
+            v[i] = r;
+            std::uint64_t term = c.full ? mul_shoup_full(std::uint64_t(r), c.radix_mod_p[i], c.radix_mod_p_q[i], c.p)
+                                        : mul_shoup(std::uint64_t(r), c.radix_mod_p[i], c.radix_mod_p_q[i], c.p);
+            result = add_mod(result, term, c.p);
+        }
+        out[x] = result;
+    }
+}
+
+template <class T>
+GarnerConstants<T> garner_constants(const std::vector<std::uint64_t>& primes, std::uint64_t p)
+{
+    GarnerConstants<T> c{};
+    c.k = int(primes.size());
+    c.p = p;
+    c.full = p >= (std::uint64_t(1) << 63);
+    std::uint64_t radix_mod_p = 1 % p;
+    for (int i = 0; i < c.k; ++i) {
+        std::uint64_t q = primes[i];
+        c.q[i] = T(q);
+        c.one_q[i] = shoup_companion(T(1), T(q));
+        std::uint64_t prod = 1;
+        for (int j = 0; j < i; ++j) {
+            c.qj[i][j] = T(primes[j] % q);
+            c.qj_q[i][j] = shoup_companion(c.qj[i][j], T(q));
+            prod = cas::gpu::mul_mod(prod, primes[j] % q, q);
+        }
+        c.inv[i] = T(pow_mod(prod, q - 2, q));
+        c.inv_q[i] = shoup_companion(c.inv[i], T(q));
+        c.radix_mod_p[i] = radix_mod_p;
+        c.radix_mod_p_q[i] = shoup_companion(radix_mod_p, p);
+        radix_mod_p = cas::gpu::mul_mod(radix_mod_p, q % p, p);
+    }
+    return c;
+}
+
+// work[0, n) = (a b mod q) coefficients 0..n-1 (cyclic, exact when na + nb - 1 <= n);
+// work must hold 2n words.
+template <class T>
+void residue_product(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb, std::uint64_t q,
+                     std::size_t n, Algorithm algorithm, T* work)
+{
+    auto reduce = make_reducer<T>(q);
+    to_residues<<<grid_for(n, 256), 256, 0, stream()>>>(a, na, work, n, reduce);
+    check_launch("to_residues");
+    to_residues<<<grid_for(n, 256), 256, 0, stream()>>>(b, nb, work + n, n, reduce);
+    check_launch("to_residues");
+    std::uint64_t w = root_of_unity(q, n);
+    transform(work, n, 2, q, w, false, algorithm);
+    pointwise_product<<<grid_for(n, 256), 256, 0, stream()>>>(work, work + n, n, make_modulus<T>(q));
+    check_launch("pointwise_product");
+    transform(work, n, 1, q, w, true, algorithm);
+}
+
+template <class T>
+void product(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb, const ProductPlan& plan,
+             std::uint64_t p, Algorithm algorithm, std::uint64_t* out)
+{
+    std::size_t n = plan.transform_length, length = na + nb - 1;
+    std::size_t k = plan.primes.size();
+    Scratch<T> work(2 * n * k);
+    for (std::size_t i = 0; i < k; ++i)
+        residue_product(a, na, b, nb, plan.primes[i], n, algorithm, work.get() + 2 * n * i);
+    if (plan.single_prime) {
+        if constexpr (sizeof(T) == 8) {
+            check(cudaMemcpyAsync(out, work.get(), length * sizeof(T), cudaMemcpyDeviceToDevice, stream()),
+                  "cudaMemcpyAsync (product)");
+        } else {
+            widen<<<grid_for(length, 256), 256, 0, stream()>>>(work.get(), out, length);
+            check_launch("widen");
+        }
+        return;
+    }
+    if (k > std::size_t(max_primes)) throw Error("too many CRT primes");
+    auto constants = garner_constants<T>(plan.primes, p);
+    garner<<<grid_for(length, 256), 256, 0, stream()>>>(work.get(), 2 * n, length, out, constants);
+    check_launch("garner");
+}
+
+}  // namespace
+
+void multiply_device(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb, std::uint64_t p,
+                     Algorithm algorithm, std::uint64_t* out)
+{
+    if (p < 2) throw Error("modulus must be at least 2");
+    if (na == 0 || nb == 0) return;
+    ProductPlan plan = plan_product(na, nb, p);
+    bool narrow = std::all_of(plan.primes.begin(), plan.primes.end(),
+                              [](std::uint64_t q) { return q < (std::uint64_t(1) << 31); });
+    if (narrow) product<std::uint32_t>(a, na, b, nb, plan, p, algorithm, out);
+    else product<std::uint64_t>(a, na, b, nb, plan, p, algorithm, out);
+}
+
+}  // namespace detail
+
+void multiply_mod(const DeviceWords& a, const DeviceWords& b, std::uint64_t p, DeviceWords& out, Algorithm algorithm)
+{
+    detail::require_device();
+    if (a.empty() || b.empty()) return;
+    if (out.size() < a.size() + b.size() - 1) throw Error("multiply_mod: output array too short");
+    detail::multiply_device(a.data(), a.size(), b.data(), b.size(), p, algorithm, out.data());
+}
+
+DeviceWords multiply_mod(const DeviceWords& a, const DeviceWords& b, std::uint64_t p, Algorithm algorithm)
+{
+    detail::require_device();
+    if (a.empty() || b.empty()) return DeviceWords();
+    DeviceWords out(a.size() + b.size() - 1);
+    multiply_mod(a, b, p, out, algorithm);
+    return out;
+}
+
+void multiply_mod(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb, std::uint64_t p,
+                  std::uint64_t* out, Algorithm algorithm)
+{
+    detail::require_device();
+    if (na == 0 || nb == 0) return;
+    DeviceWords da(a, na), db(b, nb), dc(na + nb - 1);
+    multiply_mod(da, db, p, dc, algorithm);
+    dc.download(out, na + nb - 1);
+}
+
+std::vector<std::uint64_t> multiply_mod(const std::uint64_t* a, std::size_t na, const std::uint64_t* b,
+                                        std::size_t nb, std::uint64_t p, Algorithm algorithm)
+{
+    detail::require_device();
+    if (na == 0 || nb == 0) return {};
+    std::vector<std::uint64_t> out(na + nb - 1);
+    multiply_mod(a, na, b, nb, p, out.data(), algorithm);
+    return out;
+}
+
+std::vector<std::uint64_t> multiply_mod(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b,
+                                        std::uint64_t p, Algorithm algorithm)
+{
+    return multiply_mod(a.data(), a.size(), b.data(), b.size(), p, algorithm);
+}
+
+}  // namespace cas::gpu

@@ -1,0 +1,55 @@
+// The engine when this build has no CUDA: available() is false and every operation throws
+// Unavailable, so the algebra layer falls back to FLINT.
+#include "gpu/ntt.hpp"
+
+namespace cas::gpu {
+
+namespace {
+[[noreturn]] void unavailable() { throw Unavailable("no CUDA device (built without CUDA)"); }
+}  // namespace
+
+bool available() { return false; }
+DeviceInfo device_info() { unavailable(); }
+std::string describe() { return "no CUDA device (built without CUDA)"; }
+void synchronize() { unavailable(); }
+void* stream_handle() { unavailable(); }
+
+template <class Word> DeviceArray<Word>::DeviceArray(std::size_t) { unavailable(); }
+template <class Word> DeviceArray<Word>::DeviceArray(const Word*, std::size_t) { unavailable(); }
+template <class Word> DeviceArray<Word>::~DeviceArray() = default;
+template <class Word> DeviceArray<Word>::DeviceArray(DeviceArray&& other) noexcept
+    : data_(other.data_), size_(other.size_) { other.data_ = nullptr; other.size_ = 0; }
+template <class Word> DeviceArray<Word>& DeviceArray<Word>::operator=(DeviceArray&& other) noexcept
+{
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+    return *this;
+}
+template <class Word> void DeviceArray<Word>::upload(const Word*, std::size_t, std::size_t) { unavailable(); }
+template <class Word> void DeviceArray<Word>::download(Word*, std::size_t, std::size_t) const { unavailable(); }
+template <class Word> std::vector<Word> DeviceArray<Word>::to_host() const { unavailable(); }
+template <class Word> void DeviceArray<Word>::fill_zero() { unavailable(); }
+template class DeviceArray<std::uint32_t>;
+template class DeviceArray<std::uint64_t>;
+
+void forward(DeviceWords&, std::size_t, std::size_t, std::uint64_t, std::uint64_t, Algorithm) { unavailable(); }
+void inverse(DeviceWords&, std::size_t, std::size_t, std::uint64_t, std::uint64_t, Algorithm) { unavailable(); }
+void forward(DeviceWords32&, std::size_t, std::size_t, std::uint32_t, std::uint32_t, Algorithm) { unavailable(); }
+void inverse(DeviceWords32&, std::size_t, std::size_t, std::uint32_t, std::uint32_t, Algorithm) { unavailable(); }
+std::vector<std::uint64_t> forward(const std::vector<std::uint64_t>&, std::size_t, std::uint64_t, std::uint64_t,
+                                   Algorithm) { unavailable(); }
+std::vector<std::uint64_t> inverse(const std::vector<std::uint64_t>&, std::size_t, std::uint64_t, std::uint64_t,
+                                   Algorithm) { unavailable(); }
+void tune_fast(int, int, int, int) {}
+void clear_twiddle_cache() {}
+
+std::vector<std::uint64_t> multiply_mod(const std::uint64_t*, std::size_t, const std::uint64_t*, std::size_t,
+                                        std::uint64_t, Algorithm) { unavailable(); }
+std::vector<std::uint64_t> multiply_mod(const std::vector<std::uint64_t>&, const std::vector<std::uint64_t>&,
+                                        std::uint64_t, Algorithm) { unavailable(); }
+DeviceWords multiply_mod(const DeviceWords&, const DeviceWords&, std::uint64_t, Algorithm) { unavailable(); }
+void multiply_mod(const DeviceWords&, const DeviceWords&, std::uint64_t, DeviceWords&, Algorithm) { unavailable(); }
+void multiply_mod(const std::uint64_t*, std::size_t, const std::uint64_t*, std::size_t, std::uint64_t, std::uint64_t*,
+                  Algorithm) { unavailable(); }
+
+}  // namespace cas::gpu

@@ -1,0 +1,143 @@
+// Twiddle tables: built on the GPU (one thread per power, square-and-multiply with Montgomery
+// products) once per (word size, p, n, w), then cached for the life of the process.
+#include "gpu/detail.cuh"
+
+#include <map>
+#include <mutex>
+#include <tuple>
+#include <vector>
+
+namespace cas::gpu::detail {
+
+template <class T>
+Modulus<T> make_modulus(std::uint64_t p)
+{
+    constexpr int bits = int(sizeof(T) * 8);
+    Modulus<T> m{};
+    m.p = T(p);
+    m.full = bits == 64 && p >= (std::uint64_t(1) << 63);
+    if (p & 1) {
+        T inv = 1;  // Newton's iteration doubles the correct low bits: 1, 2, 4, ... 64
+        for (int i = 0; i < 6; ++i) inv = T(inv * (T(2) - T(p) * inv));
+        m.p_inv = inv;
+        unsigned __int128 r = (unsigned __int128)1 << bits;
+        r %= p;                                            // 2^b mod p
+        m.r2 = T((r * r) % p);                             // 2^(2b) mod p
+    }
+    return m;
+}
+template Modulus<std::uint32_t> make_modulus<std::uint32_t>(std::uint64_t);
+template Modulus<std::uint64_t> make_modulus<std::uint64_t>(std::uint64_t);
+
+namespace {
+
+template <class T>
+__device__ T pow_mod_device(T base, std::uint64_t e, const Modulus<T>& m)
+{
+    T result = 1 % m.p, b = base;
+    for (; e != 0; e >>= 1) {
+        if (e & 1) result = mul_mod(result, b, m);
+        b = mul_mod(b, b, m);
+    }
+    return result;
+}
+
+// table[i] = base^i, companion[i] = floor(table[i] 2^b / p), i < count.
+template <class T>
+__global__ void build_power_table(T* table, T* companion, std::size_t count, T base, Modulus<T> m)
+{
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
+         i += std::size_t(gridDim.x) * blockDim.x) {
+        T v = pow_mod_device(base, i, m);
+        table[i] = v;
+        companion[i] = shoup_companion(v, m.p);
+    }
+}
+
+template <class T>
+struct TableSet {
+    T* memory = nullptr;
+    Twiddles<T> tw{};
+    ~TableSet()
+    {
+        if (memory) cudaFree(memory);
+    }
+};
+
+template <class T>
+std::shared_ptr<TableSet<T>> build(std::uint64_t p, std::size_t n, std::uint64_t w)
+{
+    int log_n = 0;
+    while ((std::size_t(1) << log_n) < n) ++log_n;
+    int low_bits = (log_n + 1) / 2;
+    std::size_t lo_count = std::size_t(1) << low_bits;
+    std::size_t hi_count = std::max<std::size_t>(1, n >> low_bits);
+    int log_radix_len = std::min(log_n, max_log_radix_table);
+    std::size_t radix_count = std::max<std::size_t>(1, (std::size_t(1) << log_radix_len) / 2);
+    std::size_t total = 2 * (lo_count + hi_count + radix_count);
+
+    auto set = std::make_shared<TableSet<T>>();
+    check(cudaMalloc(reinterpret_cast<void**>(&set->memory), total * sizeof(T)), "cudaMalloc (twiddles)");
+    T* at = set->memory;
+    auto take = [&](std::size_t count) { T* r = at; at += count; return r; };
+    T* lo = take(lo_count); T* lo_q = take(lo_count);
+    T* hi = take(hi_count); T* hi_q = take(hi_count);
+    T* radix = take(radix_count); T* radix_q = take(radix_count);
+
+    Modulus<T> m = make_modulus<T>(p);
+    auto launch = [&](T* table, T* companion, std::size_t count, std::uint64_t base) {
+        build_power_table<<<grid_for(count, 256), 256, 0, stream()>>>(table, companion, count, T(base), m);
+        check_launch("build_power_table");
+    };
+    launch(lo, lo_q, lo_count, w);
+    launch(hi, hi_q, hi_count, pow_mod(w, lo_count, p));
+    launch(radix, radix_q, radix_count, pow_mod(w, n >> log_radix_len, p));
+    set->tw = Twiddles<T>{lo, lo_q, hi, hi_q, radix, radix_q, low_bits, log_radix_len};
+    return set;
+}
+
+template <class T>
+struct Cache {
+    std::mutex lock;
+    std::map<std::tuple<std::uint64_t, std::size_t, std::uint64_t>, std::shared_ptr<TableSet<T>>> tables;
+};
+template <class T>
+Cache<T>& cache()
+{
+    static Cache<T>* c = new Cache<T>;  // never destroyed: no cudaFree after the runtime shut down
+    return *c;
+}
+
+}  // namespace
+
+template <class T>
+Twiddles<T> twiddles(std::uint64_t p, std::size_t n, std::uint64_t w)
+{
+    Cache<T>& c = cache<T>();
+    std::lock_guard<std::mutex> guard(c.lock);
+    auto key = std::make_tuple(p, n, w);
+    auto it = c.tables.find(key);
+    if (it != c.tables.end()) return it->second->tw;
+    if (c.tables.size() >= 64) {  // plenty for a session; keeps stale roots from piling up
+        check(cudaStreamSynchronize(stream()), "cudaStreamSynchronize (twiddle cache)");
+        c.tables.clear();
+    }
+    auto set = build<T>(p, n, w);
+    c.tables.emplace(key, set);
+    return set->tw;
+}
+template Twiddles<std::uint32_t> twiddles<std::uint32_t>(std::uint64_t, std::size_t, std::uint64_t);
+template Twiddles<std::uint64_t> twiddles<std::uint64_t>(std::uint64_t, std::size_t, std::uint64_t);
+
+void clear_twiddle_caches()
+{
+    check(cudaStreamSynchronize(stream()), "cudaStreamSynchronize (twiddle cache)");
+    { std::lock_guard<std::mutex> g(cache<std::uint32_t>().lock); cache<std::uint32_t>().tables.clear(); }
+    { std::lock_guard<std::mutex> g(cache<std::uint64_t>().lock); cache<std::uint64_t>().tables.clear(); }
+}
+
+}  // namespace cas::gpu::detail
+
+namespace cas::gpu {
+void clear_twiddle_cache() { detail::clear_twiddle_caches(); }
+}  // namespace cas::gpu

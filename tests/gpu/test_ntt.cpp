@@ -1,0 +1,176 @@
+// Transforms: every length 2^0..2^22, primes of 30 to 64 bits, all three algorithms, against the
+// definition X_k = sum_j x_j w^(jk) (checked at sampled k by Horner) and against each other.
+#include "support.hpp"
+
+using namespace cas::gpu;
+using namespace cas::gpu::test;
+
+namespace {
+
+// NTT-friendly primes of 30, 31, 32, 50, 62 and 64 bits (2^22 divides p - 1), and
+// p = 2^64 - 2^32 + 1, whose p - 1 has 2^32.
+std::vector<std::uint64_t> transform_primes()
+{
+    std::vector<std::uint64_t> primes;
+    for (int bits : {30, 31, 32, 50, 62, 64}) primes.push_back(ntt_primes(bits, 22, 1).at(0));
+    primes.push_back(0xFFFFFFFF00000001ull);
+    return primes;
+}
+
+void check_definition(const std::vector<std::uint64_t>& x, const std::vector<std::uint64_t>& X, std::size_t offset,
+                      std::size_t n, std::uint64_t p, std::uint64_t w, std::size_t samples)
+{
+    for (std::size_t s = 0; s < samples; ++s) {
+        std::size_t k = samples >= n ? s : (s == 0 ? 0 : s == 1 ? n - 1 : rng()() % n);
+        if (k >= n) break;
+        std::uint64_t expected = evaluate(x, offset, n, pow_mod(w, k, p), p);
+        if (X[offset + k] != expected) {
+            FAIL_CHECK("n = " << n << " p = " << hex(p) << " w = " << hex(w) << " k = " << k << ": got "
+                              << X[offset + k] << ", expected " << expected);
+            return;
+        }
+    }
+}
+
+std::size_t samples_for(std::size_t n) { return n <= 256 ? n : n <= 4096 ? 16 : 3; }
+
+}  // namespace
+
+TEST_CASE("forward NTT matches the definition for every length 2^0..2^22 and all algorithms", "[gpu][ntt]")
+{
+    CAS_REQUIRE_GPU();
+    int max_log = multiplier() < 0.5 ? 16 : 22;
+    for (std::uint64_t p : transform_primes()) {
+        for (int log_n = 0; log_n <= max_log; ++log_n) {
+            std::size_t n = std::size_t(1) << log_n;
+            std::uint64_t w = root_of_unity(p, n);
+            REQUIRE(w != 0);
+            auto x = random_vector(n, p);
+            std::vector<std::vector<std::uint64_t>> results;
+            for (Algorithm a : algorithms()) {
+                INFO("p = " << hex(p) << ", n = 2^" << log_n << ", " << to_string(a));
+                results.push_back(forward(x, n, p, w, a));
+                REQUIRE(results.back().size() == n);
+                if (a != Algorithm::fast) REQUIRE(results.back() == results.front());
+                else CHECK(results.back() == results.front());
+                CHECK(inverse(results.back(), n, p, w, a) == x);
+            }
+            check_definition(x, results.back(), 0, n, p, w, samples_for(n));
+        }
+    }
+}
+
+TEST_CASE("odd roots: every primitive root of a length, not only the canonical one", "[gpu][ntt]")
+{
+    CAS_REQUIRE_GPU();
+    for (std::uint64_t p : transform_primes()) {
+        for (int t = 0; t < trials(4); ++t) {
+            int log_n = 1 + int(rng()() % 14);
+            std::size_t n = std::size_t(1) << log_n;
+            std::uint64_t w = pow_mod(root_of_unity(p, n), 2 * (rng()() % (n / 2)) + 1, p);  // odd power: primitive
+            auto x = random_vector(n, p);
+            for (Algorithm a : algorithms()) {
+                INFO("p = " << hex(p) << ", n = 2^" << log_n << ", " << to_string(a));
+                auto X = forward(x, n, p, w, a);
+                check_definition(x, X, 0, n, p, w, samples_for(n));
+                CHECK(inverse(X, n, p, w, a) == x);
+            }
+        }
+    }
+}
+
+TEST_CASE("batched transforms of many short vectors equal one-by-one transforms", "[gpu][ntt]")
+{
+    CAS_REQUIRE_GPU();
+    for (std::uint64_t p : transform_primes()) {
+        for (int log_n : {0, 1, 2, 3, 5, 8, 11, 12, 13, 15, 17}) {
+            std::size_t n = std::size_t(1) << log_n;
+            std::size_t batch = 1 + rng()() % (log_n <= 8 ? 1000 : log_n <= 13 ? 40 : 5);
+            std::uint64_t w = root_of_unity(p, n);
+            auto x = random_vector(n * batch, p);
+            INFO("p = " << hex(p) << ", n = 2^" << log_n << ", batch " << batch);
+            auto reference = forward(x, n, p, w, Algorithm::radix2);
+            for (Algorithm a : {Algorithm::stockham, Algorithm::fast}) {
+                INFO(to_string(a));
+                auto X = forward(x, n, p, w, a);
+                CHECK(X == reference);
+                CHECK(inverse(X, n, p, w, a) == x);
+            }
+            for (int s = 0; s < 3; ++s) {
+                std::size_t v = rng()() % batch;
+                check_definition(x, reference, v * n, n, p, w, std::min<std::size_t>(n, 4));
+            }
+        }
+    }
+}
+
+TEST_CASE("32-bit words give the same transforms as 64-bit words for p < 2^31", "[gpu][ntt]")
+{
+    CAS_REQUIRE_GPU();
+    for (int bits : {20, 30, 31}) {
+        std::uint64_t p = ntt_primes(bits, 16, 1).at(0);
+        for (int log_n : {0, 1, 4, 7, 12, 13, 14, 16, 18, 20}) {
+            std::size_t n = std::size_t(1) << log_n;
+            if ((p - 1) % n != 0) continue;
+            std::size_t batch = 1 + rng()() % 3;
+            std::uint64_t w = root_of_unity(p, n);
+            auto x = random_vector(n * batch, p);
+            std::vector<std::uint32_t> x32(x.begin(), x.end());
+            for (Algorithm a : algorithms()) {
+                INFO("p = " << p << ", n = 2^" << log_n << ", batch " << batch << ", " << to_string(a));
+                auto X = forward(x, n, p, w, a);
+                DeviceWords32 d(x32);
+                cas::gpu::forward(d, n, batch, std::uint32_t(p), std::uint32_t(w), a);
+                auto X32 = d.to_host();
+                CHECK(std::vector<std::uint64_t>(X32.begin(), X32.end()) == X);
+                cas::gpu::inverse(d, n, batch, std::uint32_t(p), std::uint32_t(w), a);
+                CHECK(d.to_host() == x32);
+            }
+        }
+    }
+}
+
+TEST_CASE("transform arguments are checked", "[gpu][ntt]")
+{
+    CAS_REQUIRE_GPU();
+    std::uint64_t p = 998244353;
+    std::vector<std::uint64_t> x(12, 1);
+    CHECK_THROWS_AS(forward(x, 12, p, 3), cas::gpu::Error);               // not a power of two
+    std::vector<std::uint64_t> y(16, 1);
+    CHECK_THROWS_AS(forward(y, 16, p, 1), cas::gpu::Error);               // 1 is no primitive root
+    CHECK_THROWS_AS(forward(y, 16, 1000, 3), cas::gpu::Error);            // even modulus
+    DeviceWords32 d(16);
+    CHECK_THROWS_AS(cas::gpu::forward(d, 16, 1, 4293918721u, 3u), cas::gpu::Error);  // p >= 2^31 on 32-bit words
+    CHECK_THROWS_AS(cas::gpu::forward(d, 16, 2, 998244353u, 3u), cas::gpu::Error);   // past the end
+}
+
+TEST_CASE("device information", "[gpu]")
+{
+    CAS_REQUIRE_GPU();
+    DeviceInfo info = device_info();
+    CHECK(!info.name.empty());
+    CHECK(info.total_memory > 0);
+    WARN("device: " << describe());
+}
+
+// Hidden (run with "[large]"): the largest length the API promises on an 80 GB card.
+TEST_CASE("length 2^27: round trip, algorithms agree, X_0 and X_1 match the definition", "[.][large]")
+{
+    CAS_REQUIRE_GPU();
+    const std::size_t n = std::size_t(1) << 27;
+    for (std::uint64_t p : {ntt_primes(62, 27, 1).at(0), ntt_primes(31, 27, 1).at(0)}) {
+        INFO("p = " << hex(p));
+        std::uint64_t w = root_of_unity(p, n);
+        auto x = random_vector(n, p);
+        auto X = forward(x, n, p, w, Algorithm::fast);
+        CHECK(X == forward(x, n, p, w, Algorithm::stockham));
+        check_definition(x, X, 0, n, p, w, 2);  // k = 0 and k = n - 1
+        CHECK(inverse(X, n, p, w, Algorithm::fast) == x);
+        if (p < (std::uint64_t(1) << 31)) {
+            DeviceWords32 d(std::vector<std::uint32_t>(x.begin(), x.end()));
+            cas::gpu::forward(d, n, 1, std::uint32_t(p), std::uint32_t(w));
+            auto X32 = d.to_host();
+            CHECK(std::equal(X32.begin(), X32.end(), X.begin()));
+        }
+    }
+}

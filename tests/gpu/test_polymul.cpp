@@ -1,0 +1,152 @@
+// Products in Z/pZ[x] against FLINT's nmod_poly_mul: NTT-friendly primes of 30 to 64 bits,
+// p = 2, 3, primes whose p - 1 is odd-heavy, composite moduli; zero and one-term operands,
+// unequal lengths, all three algorithms, host and device entry points.
+#include "support.hpp"
+
+#include <flint/nmod_poly.h>
+
+using namespace cas::gpu;
+using namespace cas::gpu::test;
+
+namespace {
+
+std::vector<std::uint64_t> flint_multiply(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b,
+                                          std::uint64_t p)
+{
+    if (a.empty() || b.empty()) return {};
+    nmod_poly_t fa, fb, fc;
+    nmod_poly_init2(fa, p, a.size());
+    nmod_poly_init2(fb, p, b.size());
+    nmod_poly_init(fc, p);
+    for (std::size_t i = 0; i < a.size(); ++i) nmod_poly_set_coeff_ui(fa, i, a[i]);
+    for (std::size_t i = 0; i < b.size(); ++i) nmod_poly_set_coeff_ui(fb, i, b[i]);
+    nmod_poly_mul(fc, fa, fb);
+    std::vector<std::uint64_t> c(a.size() + b.size() - 1, 0);
+    for (slong i = 0; i < nmod_poly_length(fc); ++i) c[i] = nmod_poly_get_coeff_ui(fc, i);
+    nmod_poly_clear(fa);
+    nmod_poly_clear(fb);
+    nmod_poly_clear(fc);
+    return c;
+}
+
+// The largest prime below 2^bits with p = 3 mod 4: p - 1 = 2 * odd, no transform of length > 2.
+std::uint64_t odd_heavy_prime(int bits)
+{
+    std::uint64_t p = bits == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << bits) - 1;
+    while (!(p % 4 == 3 && is_prime(p))) p -= 2;
+    return p;
+}
+
+std::vector<std::uint64_t> moduli()
+{
+    std::vector<std::uint64_t> m;
+    for (int bits : {30, 31, 32, 50, 62, 64}) m.push_back(ntt_primes(bits, 22, 1).at(0));
+    m.push_back(0xFFFFFFFF00000001ull);
+    m.push_back(2);
+    m.push_back(3);
+    m.push_back(odd_heavy_prime(63));
+    m.push_back(odd_heavy_prime(64));
+    m.push_back(odd_heavy_prime(31));
+    m.push_back(1000000007);                         // p - 1 = 2 * 500000003
+    m.push_back(~std::uint64_t(0));                  // 2^64 - 1, composite
+    m.push_back((std::uint64_t(1) << 62) * 3 + 17);  // odd composite above 2^63
+    m.push_back(std::uint64_t(1) << 40);             // a power of two
+    return m;
+}
+
+void check_product(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b, std::uint64_t p,
+                   Algorithm algorithm)
+{
+    INFO("p = " << hex(p) << ", lengths " << a.size() << " x " << b.size() << ", " << to_string(algorithm));
+    auto expected = flint_multiply(a, b, p);
+    auto got = multiply_mod(a, b, p, algorithm);
+    REQUIRE(got.size() == expected.size());
+    if (got != expected) {
+        std::size_t i = 0;
+        while (got[i] == expected[i]) ++i;
+        FAIL("first difference at " << i << ": got " << got[i] << ", FLINT " << expected[i]);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("products agree with FLINT for many moduli, lengths and all algorithms", "[gpu][polymul]")
+{
+    CAS_REQUIRE_GPU();
+    for (std::uint64_t p : moduli()) {
+        for (Algorithm algorithm : algorithms()) {
+            for (int t = 0; t < trials(6); ++t) {
+                std::size_t na = 1 + rng()() % (t < 3 ? 40 : 3000);
+                std::size_t nb = 1 + rng()() % (t < 3 ? 40 : 5000);
+                check_product(random_vector(na, p), random_vector(nb, p), p, algorithm);
+            }
+        }
+    }
+}
+
+TEST_CASE("zero and one-term operands", "[gpu][polymul]")
+{
+    CAS_REQUIRE_GPU();
+    for (std::uint64_t p : moduli()) {
+        auto x = random_vector(1 + rng()() % 100, p);
+        CHECK(multiply_mod(x, {}, p).empty());
+        CHECK(multiply_mod({}, x, p).empty());
+        CHECK(multiply_mod(std::vector<std::uint64_t>{}, std::vector<std::uint64_t>{}, p).empty());
+        check_product(x, random_vector(1, p), p, Algorithm::fast);
+        check_product(random_vector(1, p), x, p, Algorithm::fast);
+        check_product(random_vector(1, p), random_vector(1, p), p, Algorithm::fast);
+        check_product(x, std::vector<std::uint64_t>(7, 0), p, Algorithm::fast);  // zero polynomial, stored
+        std::vector<std::uint64_t> top(x.size(), p - 1);                        // all coefficients maximal
+        check_product(top, top, p, Algorithm::fast);
+    }
+}
+
+TEST_CASE("large products and every transform length up to 2^21", "[gpu][polymul]")
+{
+    CAS_REQUIRE_GPU();
+    std::vector<std::uint64_t> some = {ntt_primes(31, 22, 1).at(0), ntt_primes(62, 22, 1).at(0),
+                                       odd_heavy_prime(63), 3};
+    int max_log = multiplier() < 0.5 ? 14 : 21;
+    for (int log_len = 1; log_len <= max_log; ++log_len) {
+        std::uint64_t p = some[log_len % some.size()];
+        std::size_t length = (std::size_t(1) << log_len) - (log_len % 3);  // some odd lengths
+        std::size_t na = 1 + rng()() % length;
+        std::size_t nb = length + 1 - na;
+        check_product(random_vector(na, p), random_vector(nb, p), p, Algorithm::fast);
+    }
+    if (multiplier() >= 1) {  // product length 2^22, single prime and CRT
+        std::size_t half = std::size_t(1) << 21;
+        check_product(random_vector(half, some[0]), random_vector(half, some[0]), some[0], Algorithm::fast);
+        check_product(random_vector(half, some[2]), random_vector(half, some[2]), some[2], Algorithm::fast);
+    }
+}
+
+TEST_CASE("device-buffer products equal host products", "[gpu][polymul]")
+{
+    CAS_REQUIRE_GPU();
+    for (std::uint64_t p : moduli()) {
+        auto a = random_vector(1 + rng()() % 5000, p), b = random_vector(1 + rng()() % 5000, p);
+        DeviceWords da(a), db(b);
+        DeviceWords dc = multiply_mod(da, db, p);
+        CHECK(dc.to_host() == multiply_mod(a, b, p));
+        CHECK(dc.size() == a.size() + b.size() - 1);
+    }
+}
+
+TEST_CASE("product plans pick one prime when p allows and enough CRT primes otherwise", "[gpu][polymul]")
+{
+    // Host-only: runs everywhere.
+    auto plan = plan_product(1 << 20, 1 << 20, 998244353);
+    CHECK(plan.single_prime);
+    CHECK(plan.transform_length == (std::size_t(1) << 21));
+    plan = plan_product(1 << 20, 1 << 20, odd_heavy_prime(63));
+    CHECK_FALSE(plan.single_prime);
+    double bits = 0;
+    for (auto q : plan.primes) {
+        CHECK(is_prime(q));
+        CHECK((q - 1) % plan.transform_length == 0);
+        bits += std::log2(double(q));
+    }
+    CHECK(bits > 20 + 2 * 63);
+    CHECK(plan_product(0, 5, 7).primes.empty());
+}

@@ -1,0 +1,75 @@
+#pragma once
+// Helpers shared by the unit tests that drive the interpreter: evaluate a
+// source and print the result, catch the error a source raises, and run a
+// test on a thread with a large stack (as main.cpp runs the interpreter).
+#include "algebra/format.hpp"
+#include "interpreter/interpreter.hpp"
+
+#include <catch2/catch.hpp>
+#include <pthread.h>
+
+#include <cstdlib>
+#include <exception>
+#include <functional>
+#include <optional>
+#include <sstream>
+#include <string>
+
+namespace cas::test {
+
+// A fresh interpreter whose print() output is kept in `out`.
+struct Session {
+  std::ostringstream out;
+  Interpreter interp{out};
+
+  Value eval(const std::string& text) { return interp.eval_string(text, "<test>"); }
+  // The printed form of the last statement's value (as scripts print it).
+  std::string show(const std::string& text) { return format(eval(text)); }
+  // The error `text` raises, or nothing when it runs without one.
+  std::optional<Error> error(const std::string& text) {
+    try {
+      eval(text);
+    } catch (const Error& e) {
+      return e;
+    }
+    return std::nullopt;
+  }
+};
+
+inline std::string show(const std::string& text) { return Session().show(text); }
+
+// Runs `body` on a thread with a 1 GiB stack (reserved, not used, until
+// needed); rethrows what it throws. Deep recursion tests need it.
+inline void on_big_stack(const std::function<void()>& body) {
+  struct Task {
+    const std::function<void()>* body;
+    std::exception_ptr failure;
+  } task{&body, nullptr};
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, size_t{1} << 30);
+  pthread_t thread;
+  auto run = [](void* p) -> void* {
+    auto* t = static_cast<Task*>(p);
+    try {
+      (*t->body)();
+    } catch (...) {
+      t->failure = std::current_exception();
+    }
+    return nullptr;
+  };
+  REQUIRE(pthread_create(&thread, &attr, run, &task) == 0);
+  pthread_join(thread, nullptr);
+  pthread_attr_destroy(&attr);
+  if (task.failure) std::rethrow_exception(task.failure);
+}
+
+// Random trials scale with CAS_TEST_MULTIPLIER (FLINT's flint_test_multiplier()):
+// quick by default, long on demand.
+inline int trials(int base) {
+  const char* m = std::getenv("CAS_TEST_MULTIPLIER");
+  double factor = m ? std::atof(m) : 1.0;
+  return std::max(1, static_cast<int>(base * factor));
+}
+
+}  // namespace cas::test

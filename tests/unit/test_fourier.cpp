@@ -1,0 +1,294 @@
+// The Fourier transforms of algebra/fourier.hpp (fft, ifft, convolve) against
+// FLINT called directly, in FLINT's t-*.c style: the DFT by its definition in
+// fmpz_mod arithmetic, the cyclic and negacyclic products by fmpz_mod_poly_mul
+// folded by hand; random NTT primes below and above 2^64, random lengths, the
+// trial count scaled by CAS_TEST_MULTIPLIER. Then the builtins vector, len,
+// concat, fft, ifft, convolve, negaconvolve through the interpreter.
+#include "algebra/error.hpp"
+#include "algebra/fourier.hpp"
+#include "interpreter_support.hpp"
+
+#include <flint/fmpz_mod_poly.h>
+
+#include <string>
+#include <vector>
+
+using cas::DomainError;
+using cas::Fmpz;
+using cas::Kind;
+using cas::ModulusPtr;
+using cas::Value;
+using cas::test::Session;
+using cas::test::show;
+using cas::test::trials;
+
+namespace {
+
+struct Random {
+  flint_rand_t state;
+  Random() { flint_randinit(state); }
+  ~Random() { flint_randclear(state); }
+  Random(const Random&) = delete;
+  Random& operator=(const Random&) = delete;
+};
+
+// A prime p = c * 2^log_order + 1 of about `bits` bits, so that Z/pZ has
+// primitive roots of unity of every order 2^k, k <= log_order.
+Fmpz random_ntt_prime(Random& r, ulong bits, ulong log_order) {
+  Fmpz p;
+  do {
+    fmpz_randbits(p.get(), r.state, static_cast<slong>(bits - log_order));
+    fmpz_abs(p.get(), p.get());
+    fmpz_mul_2exp(p.get(), p.get(), log_order);
+    fmpz_add_ui(p.get(), p.get(), 1);
+  } while (fmpz_cmp_ui(p.get(), 3) < 0 || !fmpz_is_probabprime(p.get()));
+  return p;
+}
+
+// A random primitive n-th root of unity (n a power of two dividing p - 1):
+// a^((p-1)/n) has order exactly n unless its (n/2)-th power is 1.
+Value random_root(Random& r, const ModulusPtr& m, ulong n) {
+  Fmpz e, a, w, half;
+  fmpz_sub_ui(e.get(), m->value(), 1);
+  fmpz_divexact_ui(e.get(), e.get(), n);
+  do {
+    fmpz_randm(a.get(), r.state, m->value());
+    fmpz_powm(w.get(), a.get(), e.get(), m->value());
+    fmpz_powm_ui(half.get(), w.get(), n / 2, m->value());
+  } while (fmpz_is_zero(w.get()) || (n > 1 && fmpz_is_one(half.get())));
+  return Value::mod(w.get(), m);
+}
+
+std::vector<Fmpz> random_residues(Random& r, const ModulusPtr& m, size_t n) {
+  std::vector<Fmpz> v(n);
+  for (auto& x : v) fmpz_randm(x.get(), r.state, m->value());
+  return v;
+}
+
+Value to_value(const std::vector<Fmpz>& residues, const ModulusPtr& m) {
+  std::vector<Value> items;
+  for (const auto& x : residues) items.push_back(Value::mod(x.get(), m));
+  return Value::vec(std::move(items));
+}
+
+std::vector<Fmpz> residues_of(const Value& v) {
+  std::vector<Fmpz> out;
+  for (const Value& e : v.as_vec()) {
+    REQUIRE(e.is(Kind::Mod));
+    out.emplace_back(e.as_int());
+  }
+  return out;
+}
+
+std::string show_residues(const std::vector<Fmpz>& v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); i++) s += (i ? ", " : "") + v[i].to_string();
+  return s + "]";
+}
+
+// X_k = sum_j v_j w^(jk), straight from the definition.
+std::vector<Fmpz> dft_by_definition(const std::vector<Fmpz>& v, const fmpz* w, const ModulusPtr& m) {
+  const size_t n = v.size();
+  std::vector<Fmpz> X(n);
+  Fmpz wk, power, term;
+  fmpz_one(wk.get());
+  for (size_t k = 0; k < n; k++) {
+    fmpz_one(power.get());
+    for (size_t j = 0; j < n; j++) {
+      fmpz_mod_mul(term.get(), v[j].get(), power.get(), m->ctx());
+      fmpz_mod_add(X[k].get(), X[k].get(), term.get(), m->ctx());
+      fmpz_mod_mul(power.get(), power.get(), wk.get(), m->ctx());
+    }
+    fmpz_mod_mul(wk.get(), wk.get(), w, m->ctx());
+  }
+  return X;
+}
+
+// The product of the polynomials with coefficients a and b, folded modulo x^n -+ 1.
+std::vector<Fmpz> convolution_by_flint(const std::vector<Fmpz>& a, const std::vector<Fmpz>& b,
+                                       const ModulusPtr& m, bool negacyclic) {
+  const size_t n = a.size();
+  fmpz_mod_poly_t pa, pb, product;
+  fmpz_mod_poly_init(pa, m->ctx());
+  fmpz_mod_poly_init(pb, m->ctx());
+  fmpz_mod_poly_init(product, m->ctx());
+  for (size_t i = 0; i < n; i++) {
+    fmpz_mod_poly_set_coeff_fmpz(pa, static_cast<slong>(i), a[i].get(), m->ctx());
+    fmpz_mod_poly_set_coeff_fmpz(pb, static_cast<slong>(i), b[i].get(), m->ctx());
+  }
+  fmpz_mod_poly_mul(product, pa, pb, m->ctx());
+  std::vector<Fmpz> c(n);
+  Fmpz coefficient;
+  for (slong k = 0; k < fmpz_mod_poly_length(product, m->ctx()); k++) {
+    fmpz_mod_poly_get_coeff_fmpz(coefficient.get(), product, k, m->ctx());
+    Fmpz& slot = c[static_cast<size_t>(k) % n];
+    if (negacyclic && static_cast<size_t>(k) >= n)
+      fmpz_mod_sub(slot.get(), slot.get(), coefficient.get(), m->ctx());
+    else
+      fmpz_mod_add(slot.get(), slot.get(), coefficient.get(), m->ctx());
+  }
+  fmpz_mod_poly_clear(pa, m->ctx());
+  fmpz_mod_poly_clear(pb, m->ctx());
+  fmpz_mod_poly_clear(product, m->ctx());
+  return c;
+}
+
+bool equal(const std::vector<Fmpz>& a, const std::vector<Fmpz>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); i++)
+    if (!fmpz_equal(a[i].get(), b[i].get())) return false;
+  return true;
+}
+
+// The message of the DomainError `body` throws ("" when none).
+template <class Body>
+std::string domain_error(Body&& body) {
+  try {
+    body();
+  } catch (const DomainError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+// ---- the algebra layer against FLINT ----------------------------------------------------
+
+TEST_CASE("fft agrees with the DFT by its definition, and ifft inverts it", "[fourier][fft]") {
+  Random r;
+  for (int trial = 0; trial < trials(60); trial++) {
+    const ulong log_n = n_randint(r.state, 8);  // n = 1 .. 128
+    const ulong n = 1ul << log_n;
+    // word-size (nmod butterflies) and multi-word (fmpz_mod butterflies) primes
+    const ulong bits = trial % 2 ? 20 + n_randint(r.state, 43) : 70 + n_randint(r.state, 130);
+    const Fmpz p = random_ntt_prime(r, bits, log_n + n_randint(r.state, 3));
+    const ModulusPtr m = cas::make_modulus(p.get());
+    const Value w = random_root(r, m, n);
+    const std::vector<Fmpz> v = random_residues(r, m, n);
+    INFO("p = " << p.to_string() << ", w = " << cas::fmpz_to_string(w.as_int()) << ", v = " << show_residues(v));
+
+    const std::vector<Fmpz> X = residues_of(cas::fft(to_value(v, m), w));
+    CHECK(equal(X, dft_by_definition(v, w.as_int(), m)));
+    CHECK(equal(residues_of(cas::ifft(to_value(X, m), w)), v));
+
+    // ifft is the DFT at w^-1 scaled by n^-1
+    Fmpz w_inverse, n_inverse(n);
+    fmpz_invmod(w_inverse.get(), w.as_int(), m->value());
+    fmpz_invmod(n_inverse.get(), n_inverse.get(), m->value());
+    std::vector<Fmpz> expected = dft_by_definition(v, w_inverse.get(), m);
+    for (auto& x : expected) fmpz_mod_mul(x.get(), x.get(), n_inverse.get(), m->ctx());
+    CHECK(equal(residues_of(cas::ifft(to_value(v, m), w)), expected));
+  }
+}
+
+TEST_CASE("fft takes integer entries and reduces them", "[fourier][fft]") {
+  const ModulusPtr m = cas::make_modulus(17);
+  Fmpz two(2);
+  const Value w = Value::mod(two.get(), m);
+  std::vector<Value> ints;
+  for (slong e : {1, 2, 1, 2, 1, 2, 1, 2}) ints.push_back(Value::integer(e + 17 * (e - 2)));  // 1-17, 2, ...
+  CHECK(cas::format(cas::fft(Value::vec(ints), w)) == "[12, 0, 0, 0, 13, 0, 0, 0] mod 17");
+}
+
+TEST_CASE("convolve and negaconvolve agree with fmpz_mod_poly_mul folded mod x^n -+ 1", "[fourier][convolve]") {
+  Random r;
+  for (int trial = 0; trial < trials(150); trial++) {
+    // any modulus: NTT primes (the FFT path), random primes and composites (the product path)
+    Fmpz p;
+    switch (trial % 3) {
+      case 0: p = random_ntt_prime(r, 20 + n_randint(r.state, 100), 8); break;
+      case 1: fmpz_set_ui(p.get(), n_randtest_prime(r.state, 0)); break;
+      default: fmpz_randtest_unsigned(p.get(), r.state, 1 + n_randint(r.state, 130)); fmpz_add_ui(p.get(), p.get(), 2);
+    }
+    const ModulusPtr m = cas::make_modulus(p.get());
+    const size_t n = trial % 4 ? (1ul << n_randint(r.state, 8)) : 1 + n_randint(r.state, 40);
+    const std::vector<Fmpz> a = random_residues(r, m, n), b = random_residues(r, m, n);
+    INFO("p = " << p.to_string() << ", a = " << show_residues(a) << ", b = " << show_residues(b));
+    for (bool negacyclic : {false, true}) {
+      INFO((negacyclic ? "negaconvolve" : "convolve"));
+      const Value c = cas::convolve(to_value(a, m), to_value(b, m), negacyclic);
+      CHECK(equal(residues_of(c), convolution_by_flint(a, b, m, negacyclic)));
+      // commutative, and aliasing a with b is fine
+      CHECK(cas::equal_values(c, cas::convolve(to_value(b, m), to_value(a, m), negacyclic)));
+      const Value aa = to_value(a, m);
+      CHECK(equal(residues_of(cas::convolve(aa, aa, negacyclic)), convolution_by_flint(a, a, m, negacyclic)));
+    }
+  }
+}
+
+TEST_CASE("the transforms refuse bad lengths, roots and vectors", "[fourier][errors]") {
+  const ModulusPtr m17 = cas::make_modulus(17), m5 = cas::make_modulus(5);
+  auto mod17 = [&](slong e) {
+    Fmpz z(e);
+    return Value::mod(z.get(), m17);
+  };
+  auto vec17 = [&](std::initializer_list<slong> es) {
+    std::vector<Value> items;
+    for (slong e : es) items.push_back(mod17(e));
+    return Value::vec(std::move(items));
+  };
+  CHECK(domain_error([&] { cas::fft(vec17({1, 2, 3}), mod17(2)); }) ==
+        "fft: the length 3 is not a power of two (use dft for other lengths)");
+  CHECK(domain_error([&] { cas::fft(vec17({1, 2, 3, 4}), mod17(2)); }) ==
+        "fft: 2 mod 17 is not a primitive 4th root of unity (its 4th power is not 1)");
+  CHECK(domain_error([&] { cas::ifft(vec17({1, 2, 3, 4}), mod17(16)); }) ==
+        "ifft: 16 mod 17 is not a primitive 4th root of unity (already its 2nd power is 1)");
+  CHECK(domain_error([&] { cas::fft(vec17({1, 2}), Value::integer(slong{2})); }).find("must be an element of Z/pZ") !=
+        std::string::npos);
+  CHECK(domain_error([&] { cas::convolve(vec17({1, 2, 3}), vec17({1, 2}), false); }) ==
+        "convolve: the vectors must have one length, not 3 and 2");
+  Fmpz one(1);
+  const Value over_z5 = Value::vec({Value::mod(one.get(), m5)});
+  CHECK(domain_error([&] { cas::convolve(over_z5, vec17({1}), false); }) ==
+        "convolve: the entries must be integers or elements of Z/5Z, not 1 mod 17");
+  const Value integers = Value::vec({Value::integer(slong{1})});
+  CHECK(domain_error([&] { cas::convolve(integers, integers, true); }) ==
+        "negaconvolve: the vectors must be over Z/pZ (write v mod p), not over the integers");
+}
+
+// ---- the builtins through the interpreter -------------------------------------------------
+
+TEST_CASE("vector, len and concat", "[builtins][vector]") {
+  CHECK(show("vector(3)") == "[0, 0, 0]");
+  CHECK(show("vector(0)") == "[]");
+  CHECK(show("len([1, [2, 3], x])") == "3");
+  CHECK(show("len(\"abc\")") == "3");
+  CHECK(show("concat([1, 2], [3])") == "[1, 2, 3]");
+  CHECK(show("concat([], [])") == "[]");
+  CHECK(show("concat(\"ab\", \"c\")") == "\"abc\"");
+  CHECK(show("a = [1, 2]; b = concat(a, a); b[0] = 9; a") == "[1, 2]");
+  Session s;
+  auto e = s.error("len(42)");
+  REQUIRE(e);
+  CHECK(e->message() == "len: argument 1 must be a vector or a string, not 42 (deg gives the degree of a polynomial)");
+  e = s.error("vector(10^15)");
+  REQUIRE(e);
+  CHECK(e->message().find("vector(1000000000000000) would need about") == 0);
+  e = s.error("vector(-1)");
+  REQUIRE(e);
+  CHECK(e->message().find("vector: argument 1 must be a non-negative integer") == 0);
+  e = s.error("concat([1], 2)");
+  REQUIRE(e);
+  CHECK(e->message() == "concat: argument 2 must be a vector, not 2");
+}
+
+TEST_CASE("fft, ifft, convolve, negaconvolve as builtins", "[builtins][fourier]") {
+  CHECK(show("fft([1, 2, 1, 2, 1, 2, 1, 2], 2 mod 17)") == "[12, 0, 0, 0, 13, 0, 0, 0] mod 17");
+  CHECK(show("ifft([12, 0, 0, 0, 13, 0, 0, 0] mod 17, 2 mod 17)") == "[1, 2, 1, 2, 1, 2, 1, 2] mod 17");
+  CHECK(show("convolve([1, 2, 3] mod 7, [4, 5, 6] mod 7)") == "[3, 3, 0] mod 7");
+  CHECK(show("negaconvolve([1, 2, 3] mod 7, [4, 5, 6] mod 7)") == "[5, 2, 0] mod 7");
+  Session s;
+  auto e = s.error("v = [1, 2, 3] mod 17\nfft(v, 2 mod 17)");
+  REQUIRE(e);
+  CHECK(e->message() == "fft: the length 3 is not a power of two (use dft for other lengths)");
+  CHECK(e->where().line_column().line == 2);
+}
+
+TEST_CASE("the stdlib's dft and idft agree with fft and ifft", "[stdlib][fourier]") {
+  Session s;
+  CHECK(s.show("dft([1, 2, 1, 2, 1, 2, 1, 2], 2 mod 17)") == "[12, 0, 0, 0, 13, 0, 0, 0] mod 17");
+  CHECK(s.show("w = rootofunity(16, 97); v = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3]; "
+               "dft(v, w) == fft(v, w) and idft(v, w) == ifft(v, w) and recursive_fft(v, w) == fft(v, w)") == "true");
+  CHECK(s.show("dftmatrix(2, -1 mod 5)") == "[[1, 1], [1, 4]] mod 5");
+}
