@@ -39,8 +39,14 @@ ModPoly random_poly(const ModulusPtr& m, slong n, flint_rand_t state) {
   return f;
 }
 
+// Seconds on the CPU and on the GPU for one operation of transform length 2^k.
+struct Timing {
+  size_t length;
+  double cpu, gpu;
+};
+
 // Times the product of two polynomials of n coefficients on each engine.
-std::pair<double, double> time_product(const ModulusPtr& m, slong n, flint_rand_t state) {
+Timing time_product(const ModulusPtr& m, slong n, flint_rand_t state) {
   ModPoly a = random_poly(m, n, state), b = random_poly(m, n, state);
   const int runs = n <= (1 << 16) ? 7 : 3;
   set_gpu_mode(GpuMode::Off);
@@ -48,14 +54,70 @@ std::pair<double, double> time_product(const ModulusPtr& m, slong n, flint_rand_
   set_gpu_mode(GpuMode::On);
   multiply(a, b);  // warm-up: twiddles, allocations
   double gpu = median_seconds(runs, [&] { multiply(a, b); });
-  return {cpu, gpu};
+  return {static_cast<size_t>(2 * n - 1), cpu, gpu};
+}
+
+// Times fft of a random vector of length n, as the user calls it (conversions included).
+Timing time_transform(const ModulusPtr& m, ulong n, flint_rand_t state) {
+  const Value zero = Value::mod(Fmpz(ulong{0}).get(), m);
+  std::vector<Value> items;
+  items.reserve(n);
+  for (ulong i = 0; i < n; i++) items.push_back(Value::mod_word(n_randint(state, m->word()), zero));
+  const Value v = Value::vec(std::move(items));
+  Fmpz w(static_cast<ulong>(gpu::root_of_unity(m->word(), n)));
+  const Value root = Value::mod(w.get(), m);
+  const int runs = n <= (1 << 16) ? 7 : 3;
+  set_gpu_mode(GpuMode::Off);
+  double cpu = median_seconds(runs, [&] { fft(v, root); });
+  set_gpu_mode(GpuMode::On);
+  fft(v, root);  // warm-up
+  double gpu = median_seconds(runs, [&] { fft(v, root); });
+  return {static_cast<size_t>(n), cpu, gpu};
 }
 
 // The smallest measured length from which the GPU wins at every larger measured length.
-size_t crossover(const std::vector<std::pair<size_t, bool>>& gpu_wins) {
+size_t crossover(const std::vector<Timing>& timings) {
   size_t best = SIZE_MAX;
-  for (auto it = gpu_wins.rbegin(); it != gpu_wins.rend() && it->second; ++it) best = it->first;
+  for (auto it = timings.rbegin(); it != timings.rend() && it->gpu < it->cpu; ++it) best = it->length;
   return best;
+}
+
+// Once the GPU has won by this factor at two lengths in a row, longer lengths are not timed:
+// the CPU's time only grows faster from there.
+constexpr double clear_win = 4.0;
+
+std::vector<Timing> measure(GpuOperation op, const ModulusPtr& m, flint_rand_t state) {
+  std::vector<Timing> timings;
+  int clear_wins = 0;
+  for (int k = 6; k <= 22 && clear_wins < 2; k++) {
+    Timing t = op == GpuOperation::Transform ? time_transform(m, ulong{1} << k, state)
+                                             : time_product(m, slong{1} << (k - 1), state);
+    clear_wins = t.cpu > clear_win * t.gpu ? clear_wins + 1 : 0;
+    timings.push_back(t);
+  }
+  return timings;
+}
+
+void print_header(std::ostream& log) {
+  char line[200];
+  std::snprintf(line, sizeof line, "%-18s %10s %12s %12s %8s %7s %12s\n", "operation", "length", "flint ms",
+                "gpu ms", "cpu/gpu", "choice", "choice/best");
+  log << line;
+}
+
+// One row per measured length, with the engine the crossover picks there and how far its time
+// is from the faster engine's.
+void print_rows(std::ostream& log, GpuOperation op, const std::vector<Timing>& timings, size_t threshold) {
+  char line[200];
+  for (const Timing& t : timings) {
+    const bool gpu_chosen = t.length >= threshold;
+    const double chosen = gpu_chosen ? t.gpu : t.cpu;
+    std::snprintf(line, sizeof line, "%-18s %10zu %12.3f %12.3f %8.2f %7s %12.2f\n", gpu_operation_key(op),
+                  t.length, t.cpu * 1e3, t.gpu * 1e3, t.cpu / t.gpu, gpu_chosen ? "gpu" : "flint",
+                  chosen / std::min(t.cpu, t.gpu));
+    log << line;
+  }
+  log << std::flush;
 }
 
 }  // namespace
@@ -71,29 +133,19 @@ Crossovers calibrate(std::ostream& log) {
   const ulong ntt_prime = 18446744069414584321ull;
   ulong crt_prime = n_nextprime((1ull << 62) + 12345, 1);
   while ((crt_prime - 1) % 4 == 0) crt_prime = n_nextprime(crt_prime, 1);
-  struct Case {
+  const struct {
     GpuOperation op;
     ulong p;
-  } cases[] = {{GpuOperation::ProductNttPrime, ntt_prime}, {GpuOperation::ProductCrt, crt_prime}};
-  char line[160];
-  std::snprintf(line, sizeof line, "%-18s %10s %12s %12s %8s\n", "operation", "length", "flint ms", "gpu ms", "ratio");
-  log << line;
-  for (const Case& c : cases) {
-    ModulusPtr m = make_modulus(c.p);
-    std::vector<std::pair<size_t, bool>> wins;
-    for (int k = 8; k <= 22; k += 2) {
-      slong n = slong{1} << (k - 1);  // two operands of 2^(k-1): a product of about 2^k coefficients
-      auto [cpu, gpu] = time_product(m, n, state);
-      wins.emplace_back(size_t{1} << k, gpu < cpu);
-      std::snprintf(line, sizeof line, "%-18s %10zu %12.3f %12.3f %8.2f\n", gpu_operation_key(c.op), size_t{1} << k,
-                    cpu * 1e3, gpu * 1e3, cpu / gpu);
-      log << line << std::flush;
-    }
-    result.length[static_cast<size_t>(c.op)] = crossover(wins);
+  } cases[] = {{GpuOperation::ProductNttPrime, ntt_prime},
+               {GpuOperation::ProductCrt, crt_prime},
+               {GpuOperation::Transform, ntt_prime}};
+  print_header(log);
+  for (const auto& c : cases) {
+    std::vector<Timing> timings = measure(c.op, make_modulus(c.p), state);
+    const size_t threshold = crossover(timings);
+    result.length[static_cast<size_t>(c.op)] = threshold;
+    print_rows(log, c.op, timings, threshold);
   }
-  // fft of one vector follows the NTT-prime product (one transform instead of three).
-  result.length[static_cast<size_t>(GpuOperation::Transform)] =
-      result.length[static_cast<size_t>(GpuOperation::ProductNttPrime)];
   flint_randclear(state);
   set_gpu_mode(saved);
   return result;

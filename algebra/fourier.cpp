@@ -1,5 +1,6 @@
 #include "fourier.hpp"
 
+#include "dispatch.hpp"
 #include "engine.hpp"
 #include "error.hpp"
 #include "format.hpp"
@@ -8,7 +9,11 @@
 
 #include <flint/fmpz_factor.h>
 
+#include "gpu/ntt.hpp"
+
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 namespace cas {
 
@@ -101,15 +106,39 @@ void ntt_big(std::vector<Fmpz>& a, const fmpz* w, const fmpz_mod_ctx_struct* ctx
   }
 }
 
+// The transform on the GPU engine; false (after a notice when the GPU failed) if FLINT-side code must do it.
+bool transform_on_gpu(std::vector<ulong>& words, ulong w, const Modulus& m) {
+  if (words.size() < 2 || m.word() < 3 || !use_gpu(GpuOperation::Transform, words.size()) || !m.is_prime())
+    return false;
+  try {
+    static_assert(sizeof(ulong) == sizeof(std::uint64_t));
+    std::vector<std::uint64_t> input(words.begin(), words.end());
+    std::vector<std::uint64_t> output = gpu::forward(input, input.size(), m.word(), w);
+    std::copy(output.begin(), output.end(), words.begin());
+  } catch (const gpu::OutOfMemory&) {
+    post_notice("the GPU ran out of memory for a transform of length " + std::to_string(words.size()) +
+                "; the CPU computed it");
+    return false;
+  } catch (const gpu::Error& e) {
+    post_notice(std::string("the GPU failed (") + e.what() + "); the CPU computed the transform");
+    return false;
+  }
+  engine_note("gpu ntt", static_cast<double>(words.size()));
+  return true;
+}
+
 void transform(std::vector<Fmpz>& a, const fmpz* w, const Modulus& m) {
-  engine_note("cpu ntt", static_cast<double>(a.size()));
   if (!m.word_size()) {
+    engine_note("cpu ntt", static_cast<double>(a.size()));
     ntt_big(a, w, m.ctx());
     return;
   }
   std::vector<ulong> words(a.size());
   for (size_t i = 0; i < a.size(); i++) words[i] = fmpz_get_ui(a[i].get());
-  ntt_word(words, fmpz_get_ui(w), m.nmod());
+  if (!transform_on_gpu(words, fmpz_get_ui(w), m)) {
+    engine_note("cpu ntt", static_cast<double>(a.size()));
+    ntt_word(words, fmpz_get_ui(w), m.nmod());
+  }
   for (size_t i = 0; i < a.size(); i++) fmpz_set_ui(a[i].get(), words[i]);
 }
 
@@ -158,6 +187,19 @@ void require_primitive_root(const Value& w, ulong n, const char* what) {
   for (ulong q : primes)
     if (power_is_one(n / q)) fail("already its " + ordinal(n / q) + " power is 1");
 }
+
+std::vector<Fmpz> residues_at_root(const Value& v, const Value& w, const char* what) {
+  return residues(v, root_modulus(w, what), what);
+}
+
+std::vector<Fmpz> radix2_input(const Value& v, const Value& w, const char* what) {
+  std::vector<Fmpz> a = residues_at_root(v, w, what);
+  require_power_of_two(a.size(), what);
+  require_primitive_root(w, a.size(), what);
+  return a;
+}
+
+Value residue_vector(const std::vector<Fmpz>& residues, const ModulusPtr& m) { return to_vector(residues, m); }
 
 Value fft(const Value& v, const Value& w) {
   const ModulusPtr m = root_modulus(w, "fft");
@@ -273,7 +315,9 @@ Value convolve(const Value& a, const Value& b, bool negacyclic) {
   if (x.empty()) return Value::vec({});
   Fmpz root;
   const ulong order = negacyclic ? 2 * x.size() : x.size();
-  if (is_power_of_two(x.size()) && find_root_of_unity(root, *m, order))
+  // A large convolution is one product on the GPU (one round trip) rather than three transforms.
+  const bool product_on_gpu = m->word_size() && use_gpu(GpuOperation::ProductNttPrime, 2 * x.size() - 1);
+  if (!product_on_gpu && is_power_of_two(x.size()) && find_root_of_unity(root, *m, order))
     return convolve_by_fft(std::move(x), std::move(y), m, negacyclic);
   return convolve_by_product(x, y, m, negacyclic);
 }

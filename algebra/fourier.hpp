@@ -10,6 +10,15 @@ namespace cas {
 // throws DomainError unless w is a primitive n-th root of unity.
 void require_primitive_root(const Value& w, ulong n, const char* what);
 
+// The checked inputs of a transform at w, for the builtins that trace one (algebra/teaching.hpp):
+// the entries of v as residues in the Z/pZ of w (integers or elements of that Z/pZ); DomainError
+// naming `what` when w is no element of Z/pZ, v no vector, or an entry of another ring.
+std::vector<Fmpz> residues_at_root(const Value& v, const Value& w, const char* what);
+// The same, and n = len(v) a power of two, w a primitive n-th root of unity: what fft requires.
+std::vector<Fmpz> radix2_input(const Value& v, const Value& w, const char* what);
+// The vector of elements of Z/pZ with these (reduced) residues.
+Value residue_vector(const std::vector<Fmpz>& residues, const ModulusPtr& m);
+
 // Radix-2 Cooley-Tukey, natural order in and out: X_k = sum_j v_j w^(jk).
 // v may hold integers or elements of the Z/pZ of w; the length must be a power of two.
 Value fft(const Value& v, const Value& w);

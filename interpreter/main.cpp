@@ -6,6 +6,7 @@
 #include "interpreter/repl.hpp"
 #include "interpreter/report.hpp"
 
+#include <flint/flint.h>
 #include <pthread.h>
 #include <unistd.h>
 
@@ -166,6 +167,7 @@ int main(int argc, char** argv) {
   auto body = [](void* p) -> void* {
     auto* a = static_cast<MainArgs*>(p);
     a->status = cas_main(a->argc, a->argv);
+    flint_cleanup();  // FLINT's per-thread caches, which die with this thread
     return nullptr;
   };
   if (pthread_create(&thread, &attr, body, &args) != 0) return cas_main(argc, argv);

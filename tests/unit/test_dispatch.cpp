@@ -1,8 +1,11 @@
 // The engine dispatcher: modes, crossover file, and (on a GPU machine) that
 // products routed to the GPU equal FLINT's, through the algebra layer.
+#include "algebra/arith.hpp"
 #include "algebra/dispatch.hpp"
+#include "algebra/fourier.hpp"
 #include "algebra/modpoly_ops.hpp"
 #include "algebra/multiply.hpp"
+#include "gpu/ntt.hpp"
 
 #include <catch2/catch.hpp>
 #include <flint/ulong_extras.h>
@@ -100,6 +103,53 @@ TEST_CASE("products through the dispatcher equal FLINT's", "[dispatch][gpu]") {
         INFO("p = " << p << ", lengths " << na << " and " << nb);
         CHECK(cas::equal(on_gpu, on_cpu));
       }
+  }
+  flint_randclear(state);
+}
+
+namespace {
+
+cas::Value random_vector(size_t n, const cas::ModulusPtr& m, flint_rand_t state) {
+  std::vector<cas::Value> items;
+  cas::Fmpz r;
+  for (size_t i = 0; i < n; i++) {
+    fmpz_randm(r.get(), state, m->value());
+    items.push_back(cas::Value::mod(r.get(), m));
+  }
+  return cas::Value::vec(std::move(items));
+}
+
+cas::Value root_of_unity_value(ulong p, size_t n, const cas::ModulusPtr& m) {
+  cas::Fmpz w(static_cast<ulong>(cas::gpu::root_of_unity(p, n)));
+  return cas::Value::mod(w.get(), m);
+}
+
+}  // namespace
+
+// Differential: fft, ifft and convolve with the GPU forced on equal the CPU's.
+TEST_CASE("transforms and convolutions through the dispatcher equal the CPU's", "[dispatch][gpu]") {
+  if (!cas::gpu_usable()) {
+    WARN("SKIPPED: no CUDA device; the GPU route of fft and convolve is not exercised");
+    return;
+  }
+  ModeGuard guard;
+  flint_rand_t state;
+  flint_randinit(state);
+  for (ulong p : {ulong{998244353}, ulong{18446744069414584321ull}, ulong{cas::gpu::ntt_primes(62, 20, 1).at(0)}}) {
+    auto m = cas::make_modulus(p);
+    for (size_t n : {size_t{2}, size_t{64}, size_t{1} << 12, size_t{1} << 17}) {
+      cas::Value v = random_vector(n, m, state), u = random_vector(n, m, state);
+      cas::Value w = root_of_unity_value(p, n, m);
+      INFO("p = " << p << ", n = " << n);
+      cas::set_gpu_mode(cas::GpuMode::On);
+      cas::Value gpu_fft = cas::fft(v, w), gpu_ifft = cas::ifft(v, w);
+      cas::Value gpu_cyclic = cas::convolve(v, u, false), gpu_nega = cas::convolve(v, u, true);
+      cas::set_gpu_mode(cas::GpuMode::Off);
+      CHECK(cas::equal_values(gpu_fft, cas::fft(v, w)));
+      CHECK(cas::equal_values(gpu_ifft, cas::ifft(v, w)));
+      CHECK(cas::equal_values(gpu_cyclic, cas::convolve(v, u, false)));
+      CHECK(cas::equal_values(gpu_nega, cas::convolve(v, u, true)));
+    }
   }
   flint_randclear(state);
 }
