@@ -1,6 +1,7 @@
 #include "engine.hpp"
 
 #include <cmath>
+#include <cstring>
 
 namespace cas {
 
@@ -9,19 +10,65 @@ struct Record {
   const char* what = nullptr;
   double size = 0;
 };
-Record record;
+Record largest;
+
+EngineNote notes[engine_note_capacity];
+size_t note_count = 0;
+size_t dropped = 0;
+
+bool same_operation(const EngineNote& n, const char* what, double size, const OperationDetail& d) {
+  const OperationDetail& e = n.detail;
+  return n.what == what && n.size == size && e.length1 == d.length1 && e.length2 == d.length2 &&
+         e.modulus == d.modulus && e.modulus_bits == d.modulus_bits && e.root == d.root &&
+         (d.function == nullptr ? n.function[0] == '\0' : std::strncmp(n.function, d.function, sizeof n.function) == 0);
+}
+
+void append_note(const char* what, double size, const OperationDetail& detail) {
+  if (note_count > 0 && same_operation(notes[note_count - 1], what, size, detail)) {
+    notes[note_count - 1].count++;
+    return;
+  }
+  if (note_count == engine_note_capacity) {
+    dropped++;
+    return;
+  }
+  EngineNote& n = notes[note_count++];
+  n.what = what;
+  n.size = size;
+  n.detail = detail;
+  n.function[0] = '\0';
+  if (detail.function) {
+    std::strncpy(n.function, detail.function, sizeof n.function - 1);
+    n.function[sizeof n.function - 1] = '\0';
+  }
+  n.detail.function = nullptr;  // the copy is what stays valid
+  n.count = 1;
+}
 }  // namespace
 
-void engine_reset() { record = Record{}; }
+void engine_reset() {
+  largest = Record{};
+  note_count = 0;
+  dropped = 0;
+}
 
-void engine_note(const char* what, double size) {
-  if (size >= record.size) record = Record{what, size};
+void engine_note(const char* what, double size, const OperationDetail& detail) {
+  if (size >= largest.size) largest = Record{what, size};
+  append_note(what, size, detail);
+}
+
+void engine_explain(const char* what, double size, const OperationDetail& detail) {
+  append_note(what, size, detail);
 }
 
 std::string engine_last() {
-  if (!record.what) return "";
-  int k = record.size < 2 ? 0 : static_cast<int>(std::ceil(std::log2(record.size)));
-  return std::string(record.what) + " 2^" + std::to_string(k);
+  if (!largest.what) return "";
+  int k = largest.size < 2 ? 0 : static_cast<int>(std::ceil(std::log2(largest.size)));
+  return std::string(largest.what) + " 2^" + std::to_string(k);
 }
+
+std::vector<EngineNote> engine_notes() { return std::vector<EngineNote>(notes, notes + note_count); }
+
+size_t engine_notes_dropped() { return dropped; }
 
 }  // namespace cas

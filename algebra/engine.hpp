@@ -1,16 +1,46 @@
 #pragma once
-// Which engine ran the largest operation of the current statement, for
-// `:timer` and `:explain`. The algebra layer notes each sizeable operation
-// (cheaply: a static name and a size); the interpreter resets the record
-// before a statement and reads it after.
+// What the current statement did, for `:timer` and `:explain`. The algebra layer
+// notes each operation on polynomials and vectors (never on scalars) with a static
+// name, a size and a few numbers; the interpreter resets the record before a
+// statement and reads it after. Noting is cheap: a fixed buffer, no allocation.
+#include <cstddef>
 #include <string>
+#include <vector>
 
 namespace cas {
+
+// The numbers behind a note, each 0 when it does not apply.
+struct OperationDetail {
+  size_t length1 = 0, length2 = 0;  // operand lengths (a product; length2 the exponent of a power),
+                                    // the transform length, or the number of moduli (crt)
+  unsigned long modulus = 0;        // a word-size modulus
+  unsigned modulus_bits = 0;        // the size of the modulus (also of a multi-word one; crt: of the lcm)
+  unsigned long root = 0;           // the root of unity of a transform (word-size moduli)
+  const char* function = nullptr;   // a function written in cas; copied when noted
+};
+
+struct EngineNote {
+  const char* what = nullptr;  // static: "flint nmod_poly_mul", "cpu ntt", "crt", ...
+  double size = 0;
+  OperationDetail detail;
+  char function[24] = {};  // the copy of detail.function
+  unsigned count = 1;      // consecutive equal notes are counted, not repeated
+};
 
 void engine_reset();
 // `what` is a static string like "flint nmod_poly_mul" or "gpu ntt"; `size` the length
 // that orders the notes and is shown as 2^k.
-void engine_note(const char* what, double size);
+void engine_note(const char* what, double size, const OperationDetail& detail = {});
+// A note for `:explain` only, not a candidate for the engine `:timer` shows: the algorithm
+// around the noted operations ("cyclic convolution by fft", "crt") or a call of a
+// function written in cas ("cas function", with detail.function).
+void engine_explain(const char* what, double size, const OperationDetail& detail = {});
 std::string engine_last();  // "flint nmod_poly_mul 2^20"; empty when nothing was noted
+
+// The notes of the current statement in order (at most engine_note_capacity; later
+// ones are only counted, see engine_notes_dropped).
+constexpr size_t engine_note_capacity = 8;
+std::vector<EngineNote> engine_notes();
+size_t engine_notes_dropped();
 
 }  // namespace cas

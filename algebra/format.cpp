@@ -1,5 +1,6 @@
 #include "format.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <memory>
@@ -90,6 +91,45 @@ std::string format_vector_items(const std::vector<Value>& items, const FormatOpt
   return out + "]";
 }
 
+bool is_matrix(const std::vector<Value>& rows) {
+  if (rows.size() < 2 || !rows[0].is(Kind::Vec) || rows[0].as_vec().empty()) return false;
+  const size_t columns = rows[0].as_vec().size();
+  for (const Value& row : rows) {
+    if (!row.is(Kind::Vec) || row.as_vec().size() != columns) return false;
+    for (const Value& e : row.as_vec())
+      if (!e.is(Kind::Int) && !e.is(Kind::Mod)) return false;
+  }
+  return true;
+}
+
+// [[1,  1,  1],
+//  [1, 16, 13]]   with the entries right-aligned in their columns.
+std::string format_grid(const std::vector<Value>& rows, bool lifted) {
+  std::vector<std::vector<std::string>> cells;
+  std::vector<size_t> widths(rows[0].as_vec().size());
+  for (const Value& row : rows) {
+    cells.emplace_back();
+    for (const Value& e : row.as_vec()) {
+      cells.back().push_back(lifted ? fmpz_to_string(e.as_int()) : format(e));
+      widths[cells.back().size() - 1] = std::max(widths[cells.back().size() - 1], cells.back().back().size());
+    }
+  }
+  std::string out = "[";
+  for (size_t r = 0; r < cells.size(); r++) {
+    out += r ? ",\n [" : "[";
+    for (size_t c = 0; c < cells[r].size(); c++)
+      out += (c ? ", " : "") + std::string(widths[c] - cells[r][c].size(), ' ') + cells[r][c];
+    out += "]";
+  }
+  return out + "]";
+}
+
+bool shown_as_grid(const std::vector<Value>& items, const FormatOptions& options) {
+  if (!options.grid || !is_matrix(items)) return false;
+  const size_t limit = options.elide_above;
+  return !limit || (items.size() <= limit && items[0].as_vec().size() <= limit);
+}
+
 std::string quote(const std::string& s) {
   std::string out = "\"";
   for (char ch : s) {
@@ -138,8 +178,10 @@ std::string format(const Value& v, const FormatOptions& options) {
       return (several_terms ? "(" + body + ")" : body) + " mod " + v.modulus()->to_string();
     }
     case Kind::Vec: {
-      if (ModulusPtr m = common_modulus(v)) return format_vector_items(v.as_vec(), options, true) + " mod " + m->to_string();
-      return format_vector_items(v.as_vec(), options, false);
+      const ModulusPtr m = common_modulus(v);
+      const std::string items = shown_as_grid(v.as_vec(), options) ? format_grid(v.as_vec(), m != nullptr)
+                                                                   : format_vector_items(v.as_vec(), options, m != nullptr);
+      return m ? items + " mod " + m->to_string() : items;
     }
     case Kind::Str: return quote(v.as_str());
   }

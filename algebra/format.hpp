@@ -12,6 +12,9 @@ struct FormatOptions {
   // The REPL elides values with more terms or entries than this; 0 = never.
   size_t elide_above = 0;
   size_t elide_keep = 5;  // terms kept at each end when eliding
+  // A matrix (a vector of two or more vectors of one length, holding integers or elements of
+  // Z/pZ) is laid out as an aligned grid, a row a line; still valid input. For the REPL.
+  bool grid = false;
 };
 
 std::string format(const Value& v, const FormatOptions& options = {});

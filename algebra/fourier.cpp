@@ -8,6 +8,8 @@
 #include "multiply.hpp"
 
 #include <flint/fmpz_factor.h>
+#include <flint/nmod_vec.h>
+#include <flint/ulong_extras.h>
 
 #include "gpu/ntt.hpp"
 
@@ -31,24 +33,55 @@ std::string ordinal(ulong n) {
   return std::to_string(n) + suffix;
 }
 
+const std::vector<Value>& entries(const Value& v, const char* what) {
+  if (!v.is(Kind::Vec)) throw DomainError(std::string(what) + ": expected a vector, not " + type_description(v));
+  return v.as_vec();
+}
+
+// The residue of one entry in the Z/pZ of m: an integer, or an element of that Z/pZ.
+void residue(fmpz_t out, const Value& e, const ModulusPtr& m, const char* what) {
+  if (e.is(Kind::Int)) {
+    fmpz_mod(out, e.as_int(), m->value());
+  } else if (e.is(Kind::Mod) && same_modulus(e.modulus(), m)) {
+    fmpz_set(out, e.as_int());
+  } else {
+    throw DomainError(std::string(what) + ": the entries must be integers or elements of Z/" + m->to_string() +
+                      "Z, not " + describe(e));
+  }
+}
+
 // Residues of the entries of a vector over the Z/pZ of m.
 std::vector<Fmpz> residues(const Value& v, const ModulusPtr& m, const char* what) {
-  if (!v.is(Kind::Vec)) throw DomainError(std::string(what) + ": expected a vector, not " + type_description(v));
-  std::vector<Fmpz> out;
-  out.reserve(v.as_vec().size());
-  for (const Value& e : v.as_vec()) {
-    Fmpz r;
-    if (e.is(Kind::Int)) {
-      fmpz_mod(r.get(), e.as_int(), m->value());
-    } else if (e.is(Kind::Mod) && same_modulus(e.modulus(), m)) {
-      fmpz_set(r.get(), e.as_int());
+  const std::vector<Value>& items = entries(v, what);
+  std::vector<Fmpz> out(items.size());
+  for (size_t i = 0; i < items.size(); i++) residue(out[i].get(), items[i], m, what);
+  return out;
+}
+
+// The same as machine words, for a word-size m: no fmpz in between, since large transforms
+// spend most of their time here rather than in the arithmetic.
+std::vector<ulong> word_residues(const Value& v, const ModulusPtr& m, const char* what) {
+  const std::vector<Value>& items = entries(v, what);
+  std::vector<ulong> out(items.size());
+  Fmpz r;
+  for (size_t i = 0; i < items.size(); i++) {
+    const Value& e = items[i];
+    if (e.is(Kind::Mod) && e.modulus_raw() == m.get()) {
+      out[i] = fmpz_get_ui(e.as_int());
     } else {
-      throw DomainError(std::string(what) + ": the entries must be integers or elements of Z/" + m->to_string() +
-                        "Z, not " + describe(e));
+      residue(r.get(), e, m, what);
+      out[i] = fmpz_get_ui(r.get());
     }
-    out.push_back(std::move(r));
   }
   return out;
+}
+
+// Elements of the Z/pZ of `like` (a Mod) from reduced words.
+Value words_to_vector(const std::vector<ulong>& words, const Value& like) {
+  std::vector<Value> out;
+  out.reserve(words.size());
+  for (ulong r : words) out.push_back(Value::mod_word(r, like));
+  return Value::vec(std::move(out));
 }
 
 Value to_vector(const std::vector<Fmpz>& items, const ModulusPtr& m) {
@@ -123,22 +156,41 @@ bool transform_on_gpu(std::vector<ulong>& words, ulong w, const Modulus& m) {
     post_notice(std::string("the GPU failed (") + e.what() + "); the CPU computed the transform");
     return false;
   }
-  engine_note("gpu ntt", static_cast<double>(words.size()));
+  OperationDetail detail;
+  detail.length1 = words.size();
+  detail.modulus = m.word();
+  detail.modulus_bits = static_cast<unsigned>(fmpz_bits(m.value()));
+  detail.root = w;
+  engine_note("gpu ntt", static_cast<double>(words.size()), detail);
   return true;
+}
+
+// The numbers :explain shows for a transform of length n at w.
+OperationDetail transform_detail(size_t n, const fmpz* w, const Modulus& m) {
+  OperationDetail d;
+  d.length1 = n;
+  d.modulus = m.word_size() ? m.word() : 0;
+  d.modulus_bits = static_cast<unsigned>(fmpz_bits(m.value()));
+  d.root = m.word_size() && w ? fmpz_get_ui(w) : 0;
+  return d;
+}
+
+void transform_words(std::vector<ulong>& words, ulong w, const Modulus& m) {
+  if (transform_on_gpu(words, w, m)) return;
+  Fmpz root(w);
+  engine_note("cpu ntt", static_cast<double>(words.size()), transform_detail(words.size(), root.get(), m));
+  ntt_word(words, w, m.nmod());
 }
 
 void transform(std::vector<Fmpz>& a, const fmpz* w, const Modulus& m) {
   if (!m.word_size()) {
-    engine_note("cpu ntt", static_cast<double>(a.size()));
+    engine_note("cpu ntt", static_cast<double>(a.size()), transform_detail(a.size(), w, m));
     ntt_big(a, w, m.ctx());
     return;
   }
   std::vector<ulong> words(a.size());
   for (size_t i = 0; i < a.size(); i++) words[i] = fmpz_get_ui(a[i].get());
-  if (!transform_on_gpu(words, fmpz_get_ui(w), m)) {
-    engine_note("cpu ntt", static_cast<double>(a.size()));
-    ntt_word(words, fmpz_get_ui(w), m.nmod());
-  }
+  transform_words(words, fmpz_get_ui(w), m);
   for (size_t i = 0; i < a.size(); i++) fmpz_set_ui(a[i].get(), words[i]);
 }
 
@@ -155,11 +207,14 @@ void require_power_of_two(size_t n, const char* what) {
                       " is not a power of two (use dft for other lengths)");
 }
 
+[[noreturn]] void throw_length_not_invertible(size_t n, const Modulus& m, const char* what) {
+  throw DomainError(std::string(what) + ": the length " + std::to_string(n) + " is not invertible mod " +
+                    m.to_string());
+}
+
 void scale_by_inverse_length(std::vector<Fmpz>& a, const ModulusPtr& m, const char* what) {
   Fmpz n_inv(static_cast<ulong>(a.size()));
-  if (!fmpz_invmod(n_inv.get(), n_inv.get(), m->value()))
-    throw DomainError(std::string(what) + ": the length " + std::to_string(a.size()) + " is not invertible mod " +
-                      m->to_string());
+  if (!fmpz_invmod(n_inv.get(), n_inv.get(), m->value())) throw_length_not_invertible(a.size(), *m, what);
   for (auto& x : a) fmpz_mod_mul(x.get(), x.get(), n_inv.get(), m->ctx());
 }
 
@@ -188,6 +243,8 @@ void require_primitive_root(const Value& w, ulong n, const char* what) {
     if (power_is_one(n / q)) fail("already its " + ordinal(n / q) + " power is 1");
 }
 
+ModulusPtr modulus_of_root(const Value& w, const char* what) { return root_modulus(w, what); }
+
 std::vector<Fmpz> residues_at_root(const Value& v, const Value& w, const char* what) {
   return residues(v, root_modulus(w, what), what);
 }
@@ -201,26 +258,45 @@ std::vector<Fmpz> radix2_input(const Value& v, const Value& w, const char* what)
 
 Value residue_vector(const std::vector<Fmpz>& residues, const ModulusPtr& m) { return to_vector(residues, m); }
 
-Value fft(const Value& v, const Value& w) {
-  const ModulusPtr m = root_modulus(w, "fft");
-  std::vector<Fmpz> a = residues(v, m, "fft");
-  require_power_of_two(a.size(), "fft");
-  require_primitive_root(w, a.size(), "fft");
-  transform(a, w.as_int(), *m);
+namespace {
+
+// fft (inverse = false) or ifft of v at w, after the checks every transform makes.
+Value transform_vector(const Value& v, const Value& w, bool inverse, const char* what) {
+  const ModulusPtr m = root_modulus(w, what);
+  if (m->word_size()) {
+    std::vector<ulong> a = word_residues(v, m, what);
+    require_power_of_two(a.size(), what);
+    require_primitive_root(w, a.size(), what);
+    const ulong p = m->word(), root = fmpz_get_ui(w.as_int());
+    if (inverse) engine_explain(what, static_cast<double>(a.size()), transform_detail(a.size(), w.as_int(), *m));
+    transform_words(a, inverse ? n_invmod(root, p) : root, *m);
+    if (inverse) {
+      ulong n_inv;
+      if (n_gcdinv(&n_inv, a.size() % p, p) != 1) throw_length_not_invertible(a.size(), *m, what);
+      for (ulong& x : a) x = nmod_mul(x, n_inv, m->nmod());
+    }
+    return words_to_vector(a, w);
+  }
+  std::vector<Fmpz> a = residues(v, m, what);
+  require_power_of_two(a.size(), what);
+  require_primitive_root(w, a.size(), what);
+  if (!inverse) {
+    transform(a, w.as_int(), *m);
+    return to_vector(a, m);
+  }
+  Fmpz w_inv;
+  fmpz_invmod(w_inv.get(), w.as_int(), m->value());
+  engine_explain(what, static_cast<double>(a.size()), transform_detail(a.size(), w.as_int(), *m));
+  transform(a, w_inv.get(), *m);
+  scale_by_inverse_length(a, m, what);
   return to_vector(a, m);
 }
 
-Value ifft(const Value& v, const Value& w) {
-  const ModulusPtr m = root_modulus(w, "ifft");
-  std::vector<Fmpz> a = residues(v, m, "ifft");
-  require_power_of_two(a.size(), "ifft");
-  require_primitive_root(w, a.size(), "ifft");
-  Fmpz w_inv;
-  fmpz_invmod(w_inv.get(), w.as_int(), m->value());
-  transform(a, w_inv.get(), *m);
-  scale_by_inverse_length(a, m, "ifft");
-  return to_vector(a, m);
-}
+}  // namespace
+
+Value fft(const Value& v, const Value& w) { return transform_vector(v, w, false, "fft"); }
+
+Value ifft(const Value& v, const Value& w) { return transform_vector(v, w, true, "ifft"); }
 
 namespace {
 
@@ -258,6 +334,8 @@ Value convolve_by_fft(std::vector<Fmpz> a, std::vector<Fmpz> b, const ModulusPtr
   } else {
     fmpz_set(w.get(), psi.get());
   }
+  engine_explain(negacyclic ? "negacyclic convolution by fft" : "cyclic convolution by fft", static_cast<double>(n),
+                 transform_detail(n, psi.get(), *m));
   transform(a, w.get(), *m);
   transform(b, w.get(), *m);
   for (size_t i = 0; i < n; i++) fmpz_mod_mul(a[i].get(), a[i].get(), b[i].get(), m->ctx());
@@ -281,6 +359,8 @@ Value convolve_by_fft(std::vector<Fmpz> a, std::vector<Fmpz> b, const ModulusPtr
 Value convolve_by_product(const std::vector<Fmpz>& a, const std::vector<Fmpz>& b, const ModulusPtr& m,
                           bool negacyclic) {
   const size_t n = a.size();
+  engine_explain(negacyclic ? "negacyclic convolution by product" : "cyclic convolution by product",
+                 static_cast<double>(n), transform_detail(n, nullptr, *m));
   ModPoly pa(m), pb(m);
   for (size_t i = 0; i < n; i++) {
     pa.set_coeff(static_cast<slong>(i), a[i].get());

@@ -10,6 +10,8 @@ namespace cas {
 // throws DomainError unless w is a primitive n-th root of unity.
 void require_primitive_root(const Value& w, ulong n, const char* what);
 
+// The Z/pZ of a root of unity w; DomainError naming `what` when w is no element of a Z/pZ.
+ModulusPtr modulus_of_root(const Value& w, const char* what);
 // The checked inputs of a transform at w, for the builtins that trace one (algebra/teaching.hpp):
 // the entries of v as residues in the Z/pZ of w (integers or elements of that Z/pZ); DomainError
 // naming `what` when w is no element of Z/pZ, v no vector, or an entry of another ring.

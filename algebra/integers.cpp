@@ -1,5 +1,6 @@
 #include "integers.hpp"
 
+#include "engine.hpp"
 #include "error.hpp"
 
 #include <flint/fmpz_factor.h>
@@ -132,6 +133,10 @@ Fmpz crt_integers(const std::vector<Fmpz>& residues, const std::vector<Fmpz>& mo
     fmpz_mod(x.get(), x.get(), m.get());
   }
   lcm_out = m;
+  OperationDetail detail;
+  detail.length1 = moduli.size();
+  detail.modulus_bits = static_cast<unsigned>(fmpz_bits(m.get()));
+  engine_explain("crt", static_cast<double>(moduli.size()), detail);
   return x;
 }
 

@@ -13,6 +13,23 @@ namespace cas {
 
 namespace {
 
+// The numbers :explain shows for a product (or power) of operands of these lengths.
+OperationDetail product_detail(const ModPoly& a, slong length1, slong length2) {
+  OperationDetail d;
+  d.length1 = static_cast<size_t>(length1);
+  d.length2 = static_cast<size_t>(length2);
+  d.modulus = a.word() ? a.modulus()->word() : 0;
+  d.modulus_bits = static_cast<unsigned>(fmpz_bits(a.modulus()->value()));
+  return d;
+}
+
+OperationDetail product_detail(slong length1, slong length2) {
+  OperationDetail d;
+  d.length1 = static_cast<size_t>(length1);
+  d.length2 = static_cast<size_t>(length2);
+  return d;
+}
+
 GpuOperation product_operation(const ModPoly& a, size_t length) {
   return gpu::plan_product(static_cast<size_t>(a.length()), length + 1 - static_cast<size_t>(a.length()),
                            a.modulus()->word())
@@ -41,7 +58,7 @@ std::optional<ModPoly> multiply_on_gpu(const ModPoly& a, const ModPoly& b, GpuOp
   r.nmod()->length = static_cast<slong>(length);
   _nmod_poly_normalise(r.nmod());
   engine_note(op == GpuOperation::ProductNttPrime ? "gpu ntt product" : "gpu crt product",
-              static_cast<double>(length));
+              static_cast<double>(length), product_detail(a, a.length(), b.length()));
   return r;
 }
 
@@ -59,13 +76,14 @@ ModPoly multiply(const ModPoly& a, const ModPoly& b) {
   if (same_modulus(a.modulus(), b.modulus()) && wants_gpu(a, b, op))
     if (auto r = multiply_on_gpu(a, b, op)) return std::move(*r);
   double n = static_cast<double>(a.length() + b.length());
-  engine_note(a.word() ? "flint nmod_poly_mul" : "flint fmpz_mod_poly_mul", n);
+  engine_note(a.word() ? "flint nmod_poly_mul" : "flint fmpz_mod_poly_mul", n,
+              product_detail(a, a.length(), b.length()));
   return mul_flint(a, b);
 }
 
 ZPoly multiply(const ZPoly& a, const ZPoly& b) {
   double n = static_cast<double>(a.length() + b.length());
-  engine_note("flint fmpz_poly_mul", n);
+  engine_note("flint fmpz_poly_mul", n, product_detail(a.length(), b.length()));
   ZPoly r;
   fmpz_poly_mul(r.get(), a.get(), b.get());
   return r;
@@ -85,13 +103,14 @@ ModPoly power(const ModPoly& a, ulong e) {
     }
     return result;
   }
-  engine_note(a.word() ? "flint nmod_poly_pow" : "flint fmpz_mod_poly_pow", result_length);
+  engine_note(a.word() ? "flint nmod_poly_pow" : "flint fmpz_mod_poly_pow", result_length,
+              product_detail(a, a.length(), static_cast<slong>(e)));
   return pow_flint(a, e);
 }
 
 ZPoly power(const ZPoly& a, ulong e) {
   double n = static_cast<double>(a.length()) * static_cast<double>(e);
-  engine_note("flint fmpz_poly_pow", n);
+  engine_note("flint fmpz_poly_pow", n, product_detail(a.length(), static_cast<slong>(e)));
   ZPoly r;
   fmpz_poly_pow(r.get(), a.get(), e);
   return r;

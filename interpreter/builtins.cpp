@@ -26,6 +26,11 @@ void Registry::reg_lazy(std::string name, int min_args, int max_args, BuiltinFun
   table_[name].lazy = true;
 }
 
+void Registry::reg_extension(std::string name, int min_args, int max_args, BuiltinFunction fn, std::string help) {
+  reg(name, min_args, max_args, fn, std::move(help));
+  table_[name].extends_function = true;
+}
+
 const Builtin* Registry::find(const std::string& name) const {
   auto it = table_.find(name);
   return it == table_.end() ? nullptr : &it->second;
@@ -47,6 +52,7 @@ const Registry& builtins() {
     register_fourier_builtins(r);
     register_system_builtins(r);
     register_gpu_builtins(r);
+    register_teaching_builtins(r);
     return r;
   }();
   return table;

@@ -25,6 +25,13 @@ struct Builtin {
   BuiltinFunction fn = nullptr;
   std::string help;
   bool lazy = false;  // receives its arguments unevaluated (time, help, source)
+  // Adds arities to the function of the same name written in cas (dftmatrix(n, w, mode) beside the
+  // stdlib's dftmatrix(n, w)): calls with another number of arguments go to that function.
+  bool extends_function = false;
+  bool accepts(size_t count) const {
+    const int n = static_cast<int>(count);
+    return n >= min_args && (max_args < 0 || n <= max_args);
+  }
   std::string arity_text() const;
 };
 
@@ -33,6 +40,7 @@ class Registry {
   void reg(std::string name, int arity, BuiltinFunction fn, std::string help);
   void reg(std::string name, int min_args, int max_args, BuiltinFunction fn, std::string help);
   void reg_lazy(std::string name, int min_args, int max_args, BuiltinFunction fn, std::string help);
+  void reg_extension(std::string name, int min_args, int max_args, BuiltinFunction fn, std::string help);
   const Builtin* find(const std::string& name) const;
   std::vector<std::string> names() const;
 
@@ -50,5 +58,6 @@ void register_vector_builtins(Registry& r);
 void register_fourier_builtins(Registry& r);
 void register_system_builtins(Registry& r);
 void register_gpu_builtins(Registry& r);
+void register_teaching_builtins(Registry& r);
 
 }  // namespace cas

@@ -318,7 +318,7 @@ Value FnDef::eval(Interpreter& in) const {
 
 void FnDef::resolve(Resolver& r) {
   if (r.in_function()) throw Error(where(), "functions are defined at the top level, not inside another function");
-  if (builtins().find(fn_->name))
+  if (const Builtin* b = builtins().find(fn_->name); b && (!b->extends_function || b->accepts(fn_->params.size())))
     throw Error(where(), "'" + fn_->name + "' is a builtin and cannot be redefined");
   const auto& params = fn_->params;
   for (size_t i = 0; i < params.size(); i++)
@@ -366,10 +366,13 @@ Value Call::call_function(Interpreter& in) const {
 void Call::resolve(Resolver& r) {
   for (auto& a : args_) a->resolve(r);
   builtin_ = builtins().find(name_);
-  if (!builtin_) return;
+  if (!builtin_ || builtin_->accepts(args_.size())) return;
+  if (builtin_->extends_function) {
+    builtin_ = nullptr;  // the function written in cas takes the other arities
+    return;
+  }
   const int n = static_cast<int>(args_.size());
-  if (n < builtin_->min_args || (builtin_->max_args >= 0 && n > builtin_->max_args))
-    throw Error(where(), name_ + "() takes " + builtin_->arity_text() + ", not " + std::to_string(n) +
+  throw Error(where(), name_ + "() takes " + builtin_->arity_text() + ", not " + std::to_string(n) +
                              " (see help(" + name_ + "))");
 }
 

@@ -1,6 +1,7 @@
 #include "interpreter.hpp"
 
 #include "algebra/error.hpp"
+#include "explain.hpp"
 #include "parser.hpp"
 #include "stdlib.hpp"
 
@@ -104,6 +105,8 @@ Value Interpreter::eval_string(const std::string& text, const std::string& name)
 Value Interpreter::call(const Function& fn, std::vector<Value>& args, const Position& where) {
   if (depth >= max_depth)
     throw Error(where, "recursion is too deep (more than " + std::to_string(max_depth) + " nested calls)");
+  // For :explain, the stdlib functions a statement calls directly (their insides are not noted).
+  if (depth == 0 && fn.source && fn.source->name.compare(0, 7, "stdlib/") == 0) note_stdlib_call(fn, args);
   args.resize(fn.local_count);
   Value* saved_locals = locals;
   locals = args.data();

@@ -3,6 +3,7 @@
 #include "algebra/dispatch.hpp"
 #include "algebra/engine.hpp"
 #include "algebra/format.hpp"
+#include "explain.hpp"
 #include "parser.hpp"
 #include "report.hpp"
 
@@ -78,6 +79,14 @@ void install_interrupt_handler() {
   sigaction(SIGINT, &action, nullptr);
 }
 
+// The entry as :explain names it: its text without trailing blanks, and with a word
+// when :explain speaks of only its last statement.
+std::string entry_name(const std::string& text, size_t statements) {
+  const size_t last = text.find_last_not_of(" \t\n");
+  std::string name = last == std::string::npos ? "" : text.substr(0, last + 1);
+  return statements > 1 ? name + "   (its last statement)" : name;
+}
+
 // ---- the REPL session ----
 
 class Session {
@@ -90,11 +99,13 @@ class Session {
   void run_entry(const std::string& text);
   void print_vars();
   void print_help();
+  void print_explanation();
 
   Interpreter& interp_;
   bool color_;
   bool timer_ = false;
   uint32_t line_number_ = 1;
+  std::string last_statement_;  // the text :explain names
 };
 
 void Session::print_help() {
@@ -102,6 +113,7 @@ void Session::print_help() {
                "  ?name            help on a function (also help(name))\n"
                "  :help            this text\n"
                "  :timer on|off    print the wall time (and engine) after each statement\n"
+               "  :explain         what cas did for the last statement: algorithm, engine, modulus, lengths\n"
                "  :gpu auto|on|off where large products and transforms run (:gpu alone: the device)\n"
                "  :vars            the variables defined in this session\n"
                "  :load file.cas   run a script in this session\n"
@@ -119,6 +131,10 @@ void Session::print_vars() {
     if (text.size() > 60) text = text.substr(0, 57) + "...";
     std::cout << "  " << name << " = " << text << "   (" << kind_name(v->kind()) << ")\n";
   }
+}
+
+void Session::print_explanation() {
+  for (const auto& line : explain_statement(last_statement_)) std::cout << line << "\n";
 }
 
 bool Session::handle_command(const std::string& line) {
@@ -143,9 +159,13 @@ bool Session::handle_command(const std::string& line) {
     } else {
       report_message(std::cerr, ":gpu takes auto, on or off", color_);
     }
+  } else if (command == "explain") {
+    print_explanation();
   } else if (command == "vars") {
     print_vars();
   } else if (command == "load") {
+    engine_reset();
+    last_statement_ = line;
     try {
       interp_.run_file(argument, [&](const Value& v, const Statement& s) {
         if (!s.silent) show_repl_value(interp_, v, std::cout);
@@ -169,6 +189,7 @@ void Session::run_entry(const std::string& text) {
     Program program = interp_.parse(source);
     for (const Statement& s : program.statements) {
       engine_reset();
+      last_statement_ = entry_name(text, program.statements.size());
       auto start = std::chrono::steady_clock::now();
       interp_.flow = Flow::Normal;
       Value v = s.node->eval(interp_);

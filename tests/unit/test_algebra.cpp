@@ -5,6 +5,7 @@
 #include "algebra/arith.hpp"
 #include "algebra/error.hpp"
 #include "algebra/format.hpp"
+#include "flint_random.hpp"
 #include "interpreter_support.hpp"
 
 #include <flint/fmpz_mod_poly.h>
@@ -21,17 +22,9 @@ using cas::ModPoly;
 using cas::ModulusPtr;
 using cas::Value;
 using cas::ZPoly;
+using cas::test::Random;
 
 namespace {
-
-// A random number generator with FLINT's state, cleared on scope exit.
-struct Random {
-  flint_rand_t state;
-  Random() { flint_randinit(state); }
-  ~Random() { flint_randclear(state); }
-  Random(const Random&) = delete;
-  Random& operator=(const Random&) = delete;
-};
 
 Fmpz from_string(const char* decimal) {
   Fmpz z;

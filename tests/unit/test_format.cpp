@@ -3,6 +3,7 @@
 #include "algebra/arith.hpp"
 #include "algebra/format.hpp"
 #include "interpreter/repl.hpp"
+#include "flint_random.hpp"
 #include "interpreter_support.hpp"
 
 #include <flint/fmpz_poly.h>
@@ -16,6 +17,7 @@ using cas::Kind;
 using cas::ModulusPtr;
 using cas::Value;
 using cas::ZPoly;
+using cas::test::Random;
 using cas::test::Session;
 using cas::test::show;
 
@@ -64,14 +66,6 @@ TEST_CASE("vectors, strings and nested vectors over Z/pZ", "[format]") {
 // ---- the round trip ------------------------------------------------------------------
 
 namespace {
-
-struct Random {
-  flint_rand_t state;
-  Random() { flint_randinit(state); }
-  ~Random() { flint_randclear(state); }
-  Random(const Random&) = delete;
-  Random& operator=(const Random&) = delete;
-};
 
 ModulusPtr random_modulus(flint_rand_t state) {
   Fmpz p;

@@ -6,6 +6,7 @@
 // concat, fft, ifft, convolve, negaconvolve through the interpreter.
 #include "algebra/error.hpp"
 #include "algebra/fourier.hpp"
+#include "flint_random.hpp"
 #include "interpreter_support.hpp"
 
 #include <flint/fmpz_mod_poly.h>
@@ -18,19 +19,12 @@ using cas::Fmpz;
 using cas::Kind;
 using cas::ModulusPtr;
 using cas::Value;
+using cas::test::Random;
 using cas::test::Session;
 using cas::test::show;
 using cas::test::trials;
 
 namespace {
-
-struct Random {
-  flint_rand_t state;
-  Random() { flint_randinit(state); }
-  ~Random() { flint_randclear(state); }
-  Random(const Random&) = delete;
-  Random& operator=(const Random&) = delete;
-};
 
 // A prime p = c * 2^log_order + 1 of about `bits` bits, so that Z/pZ has
 // primitive roots of unity of every order 2^k, k <= log_order.

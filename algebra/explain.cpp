@@ -1,0 +1,191 @@
+#include "explain.hpp"
+
+#include "dispatch.hpp"
+
+#include "gpu/ntt.hpp"
+
+#include <flint/flint.h>
+#include <flint/ulong_extras.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace cas {
+
+namespace {
+
+std::string number(size_t n) { return std::to_string(n); }
+
+// "Z/17Z", "Z/pZ with a 300-bit p", or "Z".
+std::string ring(const OperationDetail& d) {
+  if (d.modulus) return "Z/" + std::to_string(d.modulus) + "Z";
+  if (d.modulus_bits) return "Z/pZ with a " + number(d.modulus_bits) + "-bit p";
+  return "Z";
+}
+
+unsigned log2_floor(size_t n) {
+  unsigned k = 0;
+  while (n > 1) {
+    n >>= 1;
+    k++;
+  }
+  return k;
+}
+
+// The lecture's count for an FFT of length n (n a power of two): log2 n stages of n/2
+// butterflies, n/2 log2 n multiplications by powers of w, n log2 n additions or subtractions.
+std::string fft_counts(size_t n) {
+  const size_t stages = log2_floor(n);
+  return "bit-reversal permutation, then " + number(stages) + (stages == 1 ? " stage" : " stages") + " of " +
+         number(n / 2) + " butterflies: " + number(n / 2 * stages) + " multiplications by powers of w and " +
+         number(n * stages) + " additions or subtractions";
+}
+
+std::string at_root(const OperationDetail& d) { return d.root ? " at w = " + std::to_string(d.root) : ""; }
+
+std::string product(const char* what, const EngineNote& n) {
+  const OperationDetail& d = n.detail;
+  return std::string(what) + " in " + ring(d) + "[x] of lengths " + number(d.length1) + " and " + number(d.length2);
+}
+
+std::string power(const EngineNote& n) {
+  const OperationDetail& d = n.detail;
+  return "power in " + ring(d) + "[x]: a polynomial of length " + number(d.length1) + " to the power " +
+         number(d.length2);
+}
+
+std::string gpu_primes(const OperationDetail& d) {
+  if (!d.modulus || !d.length1 || !d.length2) return "";
+  const gpu::ProductPlan plan = gpu::plan_product(d.length1, d.length2, d.modulus);
+  std::string text = "transform length " + number(plan.transform_length) + ", primes";
+  for (auto q : plan.primes) text += " " + std::to_string(q);
+  return text;
+}
+
+std::string inverse_fft(const OperationDetail& d) {
+  std::string text = "inverse FFT of length " + number(d.length1) + " over " + ring(d) +
+                     ": the FFT at w^-1, then every entry times n^-1";
+  if (d.modulus && d.root && d.length1 % d.modulus != 0)
+    text += " (w = " + std::to_string(d.root) + ", w^-1 = " + std::to_string(n_invmod(d.root, d.modulus)) +
+            ", n^-1 = " + std::to_string(n_invmod(d.length1 % d.modulus, d.modulus)) + ")";
+  return text;
+}
+
+std::string convolution_by_fft(const EngineNote& n, bool negacyclic) {
+  const OperationDetail& d = n.detail;
+  std::string text = negacyclic ? "negacyclic convolution (modulo x^n + 1) " : "cyclic convolution (modulo x^n - 1) ";
+  text += "of length " + number(d.length1) + " over " + ring(d) + " through the DFT: ";
+  if (negacyclic) {
+    text += "entries weighted by psi^i, psi";
+    if (d.root) text += " = " + std::to_string(d.root);
+    text += " of order 2n, so that psi^n = -1; then ";
+  }
+  text += "two forward FFTs, " + number(d.length1) + " pointwise products, one inverse FFT";
+  if (negacyclic) text += "; then the weights psi^-k";
+  return text;
+}
+
+std::string convolution_by_product(const EngineNote& n, bool negacyclic) {
+  const OperationDetail& d = n.detail;
+  return std::string(negacyclic ? "negacyclic" : "cyclic") + " convolution of length " + number(d.length1) +
+         " over " + ring(d) + " by one polynomial product folded modulo " + (negacyclic ? "x^n + 1" : "x^n - 1") +
+         " (no FFT: the length is no power of two, Z/pZ lacks the root of unity, or the GPU takes the product)";
+}
+
+std::string chinese_remainder(const EngineNote& n) {
+  return "Chinese remaindering over " + number(n.detail.length1) +
+         " moduli, one modulus at a time (x + m*k with k from an inverse modulo the next modulus: the "
+         "mixed-radix form); the combined modulus has " +
+         number(n.detail.modulus_bits) + " bits";
+}
+
+bool is(const EngineNote& n, const char* key) { return n.what && std::strcmp(n.what, key) == 0; }
+
+}  // namespace
+
+std::string flint_nmod_poly_mul_algorithm(size_t length1, size_t length2, unsigned bits) {
+  if (length1 < length2) std::swap(length1, length2);
+  if (length2 == 0) return "nothing to multiply (a zero operand)";
+#if __FLINT_RELEASE < 30000
+  // The cutoffs of FLINT 2.x's _nmod_poly_mul (nmod_poly/mul.c).
+  const size_t cutoff = std::min(length1, 2 * length2);
+  const size_t b = bits;
+  if (length2 <= 5 || 3 * cutoff < 2 * std::max<size_t>(b, 10))
+    return "the schoolbook (classical) product, as the operands are short";
+  if (cutoff * b < 800)
+    return "Kronecker substitution (KS): the coefficients packed into one large integer, one GMP product, unpacked";
+  if (cutoff * (b + 1) * (b + 1) < 100000)
+    return "Kronecker substitution at two points, +-2^b (KS2: half-size GMP products)";
+  return "Kronecker substitution at four points, +-2^b and +-2^-b (KS4: quarter-size GMP products)";
+#else
+  (void)bits;
+  return "FLINT " FLINT_VERSION " chooses by length: schoolbook, Kronecker substitution or its small-prime FFT";
+#endif
+}
+
+std::string explain_note(const EngineNote& n) {
+  const OperationDetail& d = n.detail;
+  std::string text;
+  if (is(n, "flint nmod_poly_mul")) {
+    text = product("product", n) + ": FLINT nmod_poly_mul, here " +
+           flint_nmod_poly_mul_algorithm(d.length1, d.length2, d.modulus_bits);
+  } else if (is(n, "flint fmpz_mod_poly_mul")) {
+    text = product("product", n) + ": FLINT fmpz_mod_poly_mul (the product in Z[x], then every coefficient mod p)";
+  } else if (is(n, "flint fmpz_poly_mul")) {
+    text = product("product", n) +
+           ": FLINT fmpz_poly_mul (schoolbook, Karatsuba, Kronecker substitution or Schoenhage-Strassen, "
+           "chosen by lengths and coefficient sizes)";
+  } else if (is(n, "flint nmod_poly_pow") || is(n, "flint fmpz_mod_poly_pow")) {
+    text = power(n) + std::string(": FLINT ") + (is(n, "flint nmod_poly_pow") ? "nmod_poly_pow" : "fmpz_mod_poly_pow") +
+           " (binary powering: repeated squaring)";
+  } else if (is(n, "flint fmpz_poly_pow")) {
+    text = power(n) + ": FLINT fmpz_poly_pow (the binomial theorem for a binomial; otherwise multinomial "
+                      "expansion or repeated squaring, by size)";
+  } else if (is(n, "gpu ntt product")) {
+    text = product("product", n) + " on the GPU: NTTs of both operands modulo one NTT prime, pointwise product, " +
+           "inverse NTT (" + gpu_primes(d) + ")";
+  } else if (is(n, "gpu crt product")) {
+    text = product("product", n) + " on the GPU: NTT products modulo several word-size primes, recombined by the CRT, " +
+           "reduced mod p (" + gpu_primes(d) + ")";
+  } else if (is(n, "cpu ntt")) {
+    text = "radix-2 FFT of length " + number(d.length1) + " over " + ring(d) + at_root(d) +
+           ": iterative Cooley-Tukey, " + fft_counts(d.length1);
+  } else if (is(n, "gpu ntt")) {
+    text = "radix-2 NTT of length " + number(d.length1) + " over " + ring(d) + at_root(d) + " on the GPU";
+  } else if (is(n, "ifft")) {
+    text = inverse_fft(d);
+  } else if (is(n, "cyclic convolution by fft") || is(n, "negacyclic convolution by fft")) {
+    text = convolution_by_fft(n, is(n, "negacyclic convolution by fft"));
+  } else if (is(n, "cyclic convolution by product") || is(n, "negacyclic convolution by product")) {
+    text = convolution_by_product(n, is(n, "negacyclic convolution by product"));
+  } else if (is(n, "crt")) {
+    text = chinese_remainder(n);
+  } else {
+    return "";
+  }
+  if (n.count > 1) text += " (" + number(n.count) + " times)";
+  return text;
+}
+
+std::string explain_engine(const std::vector<EngineNote>& notes) {
+  bool on_gpu = false, on_cpu = false, cpu_transform = false;
+  for (const EngineNote& n : notes) {
+    if (!n.what || std::strcmp(n.what, "cas function") == 0) continue;
+    (std::strncmp(n.what, "gpu ", 4) == 0 ? on_gpu : on_cpu) = true;
+    cpu_transform = cpu_transform || is(n, "cpu ntt");
+  }
+  std::string text = "engine: ";
+  if (on_gpu) text += on_cpu ? "the GPU (CUDA) for the gpu operations, the CPU for the rest" : "the GPU (CUDA)";
+  else if (cpu_transform) text += "the CPU (transforms in cas's own loop on FLINT " FLINT_VERSION "'s nmod arithmetic)";
+  else if (on_cpu) text += "the CPU (FLINT " FLINT_VERSION ")";
+  else text += "the interpreter, with GMP and FLINT for single integers and elements of Z/pZ";
+  if (!gpu_usable()) return text + "; no usable GPU here";
+  if (gpu_mode() == GpuMode::Off) return text + "; the GPU is off (:gpu auto)";
+  if (gpu_mode() == GpuMode::On) return text + "; :gpu on sends every product and transform to the GPU";
+  const Crossovers& c = crossovers();
+  return text + "; the GPU takes products from " +
+         number(c.length[static_cast<size_t>(GpuOperation::ProductNttPrime)]) +
+         " coefficients and transforms from length " + number(c.length[static_cast<size_t>(GpuOperation::Transform)]);
+}
+
+}  // namespace cas

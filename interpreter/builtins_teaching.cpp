@@ -1,0 +1,153 @@
+// fftsteps, sixstep, evaltable, butterfly and the extra modes of dftmatrix: the finite-field
+// Fourier transforms shown step by step, for teaching (issue 5). The traces are computed in
+// algebra/teaching.hpp, printed by algebra/teaching_text.hpp, drawn by algebra/teaching_svg.hpp.
+#include "algebra/fourier.hpp"
+#include "algebra/guards.hpp"
+#include "algebra/teaching.hpp"
+#include "algebra/teaching_svg.hpp"
+#include "algebra/teaching_text.hpp"
+#include "interpreter.hpp"
+#include "poly_args.hpp"
+
+namespace cas {
+
+namespace {
+
+using teaching::FftOrdering;
+
+// The optional ordering argument of fftsteps and butterfly: "cooley-tukey" (the default) or "stockham".
+FftOrdering ordering_arg(const CallContext& c, size_t i, const char* fn) {
+  if (c.args.size() <= i) return FftOrdering::CooleyTukey;
+  const std::string& mode = str_arg(c, i, fn);
+  if (mode == "cooley-tukey") return FftOrdering::CooleyTukey;
+  if (mode == "stockham") return FftOrdering::Stockham;
+  throw DomainError(std::string(fn) + ": the ordering must be \"cooley-tukey\" or \"stockham\", not " +
+                    format(c.args[i]));
+}
+
+const std::string& svg_path_arg(const CallContext& c, size_t i, const char* fn) {
+  const std::string& path = str_arg(c, i, fn);
+  if (!teaching::is_svg_path(path))
+    throw DomainError(arg_name(fn, i) + " must be the name of an SVG file, ending in .svg, not " + format(c.args[i]));
+  return path;
+}
+
+Value fftsteps(CallContext& c) {
+  const FftOrdering ordering = ordering_arg(c, 2, "fftsteps");
+  const teaching::FftTrace trace = teaching::trace_fft(c.args[0], c.args[1], ordering, "fftsteps");
+  teaching::write_fft_trace(c.interp.out(), trace);
+  return residue_vector(trace.result(), trace.modulus);
+}
+
+Value butterfly(CallContext& c) {
+  const std::string& path = svg_path_arg(c, 2, "butterfly");
+  const FftOrdering ordering = ordering_arg(c, 3, "butterfly");
+  const teaching::FftTrace trace = teaching::trace_fft(c.args[0], c.args[1], ordering, "butterfly");
+  teaching::write_file(path, teaching::butterfly_svg(trace), "butterfly");
+  return residue_vector(trace.result(), trace.modulus);
+}
+
+Value sixstep(CallContext& c) {
+  const ulong J = count_arg(c, 2, "sixstep"), K = count_arg(c, 3, "sixstep");
+  const teaching::SixStepTrace trace = teaching::trace_six_step(c.args[0], c.args[1], J, K, "sixstep");
+  teaching::write_six_step(c.interp.out(), trace);
+  return residue_vector(trace.result, trace.modulus);
+}
+
+// f as a polynomial over the Z/pZ of w: a polynomial, a constant, or a vector of coefficients.
+ModPoly polynomial_over(const CallContext& c, size_t i, const ModulusPtr& m, const char* fn) {
+  const Value& f = c.args[i];
+  if (f.is(Kind::Vec)) {
+    ModPoly out(m);
+    const std::vector<Fmpz> coefficients = residues_at_root(f, c.args[1], fn);
+    for (size_t k = 0; k < coefficients.size(); k++) out.set_coeff(static_cast<slong>(k), coefficients[k].get());
+    return out;
+  }
+  require_poly_arg(c, i, fn);
+  if (ModulusPtr fm = f.modulus(); fm && !same_modulus(fm, m))
+    throw DomainError(std::string(fn) + ": f is over Z/" + fm->to_string() + "Z but w is in Z/" + m->to_string() + "Z");
+  return to_modpoly(f, m);
+}
+
+Value evaltable(CallContext& c) {
+  const ModulusPtr m = modulus_of_root(c.args[1], "evaltable");
+  const ModPoly f = polynomial_over(c, 0, m, "evaltable");
+  const ulong n = count_arg(c, 2, "evaltable");
+  const teaching::EvaluationTable table = teaching::evaluation_table(f, c.args[1], n, "evaltable");
+  teaching::write_evaluation_table(c.interp.out(), table, format(Value::modpoly(f)));
+  return residue_vector(table.values, m);
+}
+
+Value matrix_value(const teaching::Matrix& a, const ModulusPtr& m) {
+  std::vector<Value> rows;
+  for (size_t r = 0; r < a.rows; r++)
+    rows.push_back(residue_vector(
+        teaching::Residues(a.entries.begin() + static_cast<long>(r * a.cols),
+                           a.entries.begin() + static_cast<long>((r + 1) * a.cols)),
+        m));
+  return Value::vec(std::move(rows));
+}
+
+Value exponents_value(size_t n) {
+  std::vector<Value> rows;
+  for (const auto& exponents : teaching::dft_exponents(n)) {
+    std::vector<Value> row;
+    for (ulong e : exponents) row.push_back(Value::integer(static_cast<slong>(e)));
+    rows.push_back(Value::vec(std::move(row)));
+  }
+  return Value::vec(std::move(rows));
+}
+
+// dftmatrix(n, w) is written in cas (stdlib/fourier.cas); this builtin adds its third argument.
+Value dftmatrix_mode(CallContext& c) {
+  const ulong n = count_arg(c, 0, "dftmatrix");
+  const ModulusPtr m = modulus_of_root(c.args[1], "dftmatrix");
+  const std::string& mode = str_arg(c, 2, "dftmatrix");
+  if (mode != "powers" && !teaching::is_svg_path(mode))
+    throw DomainError("dftmatrix: the mode must be \"powers\" or the name of an SVG file (ending in .svg), not " +
+                      format(c.args[2]));
+  if (n == 0) throw DomainError("dftmatrix: n must be at least 1");
+  guard_allocation(static_cast<double>(n) * static_cast<double>(n) * 64, "dftmatrix");
+  const teaching::Matrix omega = teaching::dft_matrix(c.args[1], n, "dftmatrix");
+  if (mode == "powers") return exponents_value(n);
+  teaching::write_file(mode, teaching::dft_matrix_svg(omega, Fmpz(c.args[1].as_int()), m), "dftmatrix");
+  return matrix_value(omega, m);
+}
+
+}  // namespace
+
+void register_teaching_builtins(Registry& r) {
+  r.reg("fftsteps", 2, 3, fftsteps,
+        "fftsteps(v, w): fft(v, w), printing every step of the radix-2 Cooley-Tukey FFT as a table: the "
+        "bit-reversal permutation, then for each of the log2(n) stages the pairs (i, j) combined, the twiddle "
+        "factor w^k, the values a, b before and a + w^k*b, a - w^k*b after, and the whole vector after the stage. "
+        "fftsteps(v, w, \"stockham\"): the same for the Stockham FFT (Moreno Maza & Pan 2010, formula (12)), which "
+        "needs no bit reversal: each stage reads through a stride permutation and writes the pairs (j, j + n/2), so "
+        "that the two orderings can be compared; \"cooley-tukey\" names the default. Returns the DFT. "
+        "Example: fftsteps([1, 2, 1, 2, 1, 2, 1, 2], 2 mod 17).");
+  r.reg("sixstep", 4, sixstep,
+        "sixstep(v, w, J, K): the DFT of v at w (= dft(v, w)) by the six-step algorithm for n = len(v) = J*K, "
+        "printing the matrices: 1. v reshaped into J rows of K, 2. a DFT of length J at w^K down each column, "
+        "3. entry (r, c) times the twiddle factor w^(r*c), 4. a DFT of length K at w^J along each row, "
+        "5. the transpose (K rows of J), 6. read row by row. w must be a primitive n-th root of unity; n need not "
+        "be a power of two. Example: sixstep([1, 2, 1, 2, 1, 2, 1, 2], 2 mod 17, 2, 4).");
+  r.reg("evaltable", 3, evaltable,
+        "evaltable(f, w, n): the table i, w^i, f(w^i) for i = 0..n-1 that the DFT of the coefficients of f "
+        "computes, followed by the way back: interpolate(points, values), the inverse DFT, gives f again, and "
+        "its coefficients are idft(values, w). f is a polynomial (over Z or the Z/pZ of w) or a vector of "
+        "coefficients with deg f < n; w a primitive n-th root of unity. Returns the values f(w^i). "
+        "Example: evaltable(1 + 2*x + 3*x^2 + 4*x^3 + 5*x^4 + 6*x^5 + 7*x^6 + 8*x^7, 2 mod 17, 8).");
+  r.reg("butterfly", 3, 4, butterfly,
+        "butterfly(v, w, \"fft8.svg\"): writes the butterfly diagram of the radix-2 Cooley-Tukey FFT of v at w "
+        "to an SVG file: the bit-reversed input, the value on every wire after every stage, and the twiddle power "
+        "w^k on the edge that multiplies b by it; readable for n up to 32. butterfly(v, w, \"file.svg\", "
+        "\"stockham\") draws the Stockham FFT. Prints nothing; returns fft(v, w).");
+  r.reg_extension("dftmatrix", 3, 3, dftmatrix_mode,
+        "dftmatrix(n, w): the DFT matrix (w^(i*j)) for 0 <= i, j < n as a vector of rows, written in cas "
+        "(source(dftmatrix)); the REPL shows it as an aligned grid, and it stays valid input. "
+        "dftmatrix(n, w, \"powers\"): the grid of exponents i*j mod n instead (w^(i*j) = w^(i*j mod n)). "
+        "dftmatrix(n, w, \"omega.svg\"): writes the matrix to an SVG file as a grid coloured by exponent, prints "
+        "nothing, and returns the matrix. With a mode, w must be a primitive n-th root of unity.");
+}
+
+}  // namespace cas

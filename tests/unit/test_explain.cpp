@@ -1,0 +1,114 @@
+// :explain: the notes the algebra layer and the interpreter record for a statement
+// (algebra/engine.hpp) and the sentences made from them (algebra/explain.hpp,
+// interpreter/explain.hpp).
+#include "algebra/engine.hpp"
+#include "algebra/explain.hpp"
+#include "interpreter/explain.hpp"
+#include "interpreter_support.hpp"
+
+#include <catch2/catch.hpp>
+
+namespace {
+
+using cas::test::Session;
+
+// The :explain lines for `text`, run as one statement in `s`.
+std::string explained(Session& s, const std::string& text) {
+  cas::engine_reset();
+  s.eval(text);
+  std::string all;
+  for (const auto& line : cas::explain_statement(text)) all += line + "\n";
+  return all;
+}
+
+}  // namespace
+
+TEST_CASE("engine notes: equal consecutive notes are counted, the buffer is bounded", "[explain]") {
+  cas::engine_reset();
+  cas::OperationDetail d;
+  d.length1 = 8;
+  cas::engine_note("cpu ntt", 8, d);
+  cas::engine_note("cpu ntt", 8, d);
+  d.length1 = 16;
+  cas::engine_note("cpu ntt", 16, d);
+  auto notes = cas::engine_notes();
+  REQUIRE(notes.size() == 2);
+  CHECK(notes[0].count == 2);
+  CHECK(notes[1].detail.length1 == 16);
+  CHECK(cas::engine_last() == "cpu ntt 2^4");
+  for (size_t i = 0; i < cas::engine_note_capacity + 3; i++) cas::engine_explain("crt", static_cast<double>(i));
+  CHECK(cas::engine_notes().size() == cas::engine_note_capacity);
+  CHECK(cas::engine_notes_dropped() == 5);
+  CHECK(cas::engine_last() == "cpu ntt 2^4");  // explanation-only notes name no engine
+  cas::engine_reset();
+  CHECK(cas::engine_notes().empty());
+  CHECK(cas::engine_last().empty());
+}
+
+TEST_CASE("explain: the FFT of the lecture, with the counts of its butterflies", "[explain]") {
+  Session s;
+  const std::string text = explained(s, "fft([1, 2, 1, 2, 1, 2, 1, 2], 2 mod 17)");
+  CHECK_THAT(text, Catch::Contains("the last statement: fft([1, 2, 1, 2, 1, 2, 1, 2], 2 mod 17)"));
+  CHECK_THAT(text, Catch::Contains("radix-2 FFT of length 8 over Z/17Z at w = 2"));
+  CHECK_THAT(text, Catch::Contains("3 stages of 4 butterflies: 12 multiplications by powers of w and 24 additions"));
+  CHECK_THAT(text, Catch::Contains("engine: the CPU"));
+}
+
+TEST_CASE("explain: the inverse FFT names w^-1 and n^-1", "[explain]") {
+  Session s;
+  const std::string text = explained(s, "ifft([12, 0, 0, 0, 13, 0, 0, 0], 2 mod 17)");
+  CHECK_THAT(text, Catch::Contains("(w = 2, w^-1 = 9, n^-1 = 15)"));
+  CHECK_THAT(text, Catch::Contains("radix-2 FFT of length 8 over Z/17Z at w = 9"));
+}
+
+TEST_CASE("explain: convolutions, cyclic and negacyclic", "[explain]") {
+  Session s;
+  CHECK_THAT(explained(s, "convolve([1, 2, 3, 4] mod 17, [5, 6, 7, 8] mod 17)"),
+             Catch::Contains("cyclic convolution (modulo x^n - 1) of length 4 over Z/17Z through the DFT"));
+  CHECK_THAT(explained(s, "negaconvolve([1, 2, 3, 4] mod 17, [5, 6, 7, 8] mod 17)"),
+             Catch::Contains("psi = 9 of order 2n"));
+  CHECK_THAT(explained(s, "convolve([1, 2, 3] mod 17, [4, 5, 6] mod 17)"),
+             Catch::Contains("by one polynomial product folded modulo x^n - 1"));
+}
+
+TEST_CASE("explain: products and powers name FLINT's algorithm and the modulus", "[explain]") {
+  Session s;
+  CHECK_THAT(explained(s, "(x + 1)^3 mod 17"), Catch::Contains("FLINT fmpz_poly_pow"));
+  CHECK_THAT(explained(s, "((x + 1) mod 17)^5"), Catch::Contains("power in Z/17Z[x]"));
+  s.eval("a = (x^9 + 2) mod 17; b = (x^9 + 3) mod 17");
+  const std::string product = explained(s, "a * b");
+  CHECK_THAT(product, Catch::Contains("product in Z/17Z[x] of lengths 10 and 10: FLINT nmod_poly_mul, here Kronecker"));
+  s.eval("q = nextprime(2^100); c = (x + 2) mod q; d = (x + 3) mod q");
+  CHECK_THAT(explained(s, "c * d"),
+             Catch::Contains("product in Z/pZ with a 101-bit p[x]"));
+}
+
+TEST_CASE("explain: FLINT's cutoffs for nmod_poly_mul", "[explain]") {
+  CHECK_THAT(cas::flint_nmod_poly_mul_algorithm(3, 3, 5), Catch::Contains("schoolbook"));
+  CHECK_THAT(cas::flint_nmod_poly_mul_algorithm(10, 10, 5), Catch::Contains("(KS)"));
+  CHECK_THAT(cas::flint_nmod_poly_mul_algorithm(300, 200, 5), Catch::Contains("KS2"));
+  CHECK_THAT(cas::flint_nmod_poly_mul_algorithm(5000, 5000, 60), Catch::Contains("KS4"));
+  CHECK_THAT(cas::flint_nmod_poly_mul_algorithm(0, 4, 5), Catch::Contains("zero operand"));
+}
+
+TEST_CASE("explain: the CRT and the stdlib functions written in cas", "[explain]") {
+  Session s;
+  CHECK_THAT(explained(s, "crt([2, 0, 8], [3, 7, 11])"), Catch::Contains("Chinese remaindering over 3 moduli"));
+  const std::string dft = explained(s, "dft([1, 2, 1, 2, 1, 2, 1, 2], 2 mod 17)");
+  CHECK_THAT(dft, Catch::Contains("dft (stdlib, written in cas; source(dft) shows it) on a vector of length 8 over Z/17Z"));
+  CHECK_THAT(dft, Catch::Contains("the DFT by its definition"));
+  // only the call made by the statement is noted, not the stdlib calls inside it
+  CHECK_THAT(dft, !Catch::Contains("require_primitive_root"));
+}
+
+TEST_CASE("explain: scalar work records nothing", "[explain]") {
+  Session s;
+  const std::string text = explained(s, "t = 0; for i in 1..200 { t = t + (i mod 1009)^-1 }; t");
+  CHECK(cas::engine_notes().empty());
+  CHECK_THAT(text, Catch::Contains("no product, power, transform or CRT"));
+  CHECK_THAT(text, Catch::Contains("engine: the interpreter"));
+}
+
+TEST_CASE("explain: before any statement", "[explain]") {
+  CHECK(cas::explain_statement("") == std::vector<std::string>{"nothing to explain yet: run a statement first"});
+}
