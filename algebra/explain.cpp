@@ -152,6 +152,18 @@ std::string explain_note(const EngineNote& n) {
            ": iterative Cooley-Tukey, " + fft_counts(d.length1);
   } else if (is(n, "gpu ntt")) {
     text = "radix-2 NTT of length " + number(d.length1) + " over " + ring(d) + at_root(d) + " on the GPU";
+  } else if (is(n, "traced fft") || is(n, "traced stockham fft")) {
+    text = "radix-2 FFT of length " + number(d.length1) + " over " + ring(d) + at_root(d) +
+           (is(n, "traced fft") ? ", Cooley-Tukey order (bit reversal first, then in place)"
+                                : ", Stockham order (no bit reversal: each stage reads strided, writes in order)") +
+           ", traced: " + number(log2_floor(d.length1)) + " stages of " + number(d.length1 / 2) + " butterflies";
+  } else if (is(n, "traced six-step")) {
+    text = "six-step DFT of length " + number(d.length1) + " over " + ring(d) + at_root(d) + " as a " +
+           number(d.length2) + " x " + number(d.length1 / std::max<size_t>(d.length2, 1)) +
+           " matrix: DFTs of the columns, twiddle factors, DFTs of the rows, transposition";
+  } else if (is(n, "evaluation table")) {
+    text = "f evaluated at w^0, ..., w^" + number(d.length1 - 1) + " over " + ring(d) + at_root(d) +
+           ", one Horner evaluation each: the DFT by its definition, O(n^2)";
   } else if (is(n, "ifft")) {
     text = inverse_fft(d);
   } else if (is(n, "cyclic convolution by fft") || is(n, "negacyclic convolution by fft")) {

@@ -1,6 +1,7 @@
 // fftsteps, sixstep, evaltable, butterfly and the extra modes of dftmatrix: the finite-field
 // Fourier transforms shown step by step, for teaching (issue 5). The traces are computed in
 // algebra/teaching.hpp, printed by algebra/teaching_text.hpp, drawn by algebra/teaching_svg.hpp.
+#include "algebra/engine.hpp"
 #include "algebra/fourier.hpp"
 #include "algebra/guards.hpp"
 #include "algebra/teaching.hpp"
@@ -32,9 +33,26 @@ const std::string& svg_path_arg(const CallContext& c, size_t i, const char* fn) 
   return path;
 }
 
+// What :explain says about a traced transform of length n at w (a word-size root, or only its size).
+void explain_trace(const char* what, size_t n, size_t second, const Value& w) {
+  const Modulus& m = w.mod_context();
+  OperationDetail d;
+  d.length1 = n;
+  d.length2 = second;
+  d.modulus = m.word_size() ? m.word() : 0;
+  d.modulus_bits = static_cast<unsigned>(fmpz_bits(m.value()));
+  d.root = m.word_size() ? fmpz_get_ui(w.as_int()) : 0;
+  engine_explain(what, static_cast<double>(n), d);
+}
+
+const char* trace_note(FftOrdering ordering) {
+  return ordering == FftOrdering::Stockham ? "traced stockham fft" : "traced fft";
+}
+
 Value fftsteps(CallContext& c) {
   const FftOrdering ordering = ordering_arg(c, 2, "fftsteps");
   const teaching::FftTrace trace = teaching::trace_fft(c.args[0], c.args[1], ordering, "fftsteps");
+  explain_trace(trace_note(ordering), trace.result().size(), 0, c.args[1]);
   teaching::write_fft_trace(c.interp.out(), trace);
   return residue_vector(trace.result(), trace.modulus);
 }
@@ -43,6 +61,7 @@ Value butterfly(CallContext& c) {
   const std::string& path = svg_path_arg(c, 2, "butterfly");
   const FftOrdering ordering = ordering_arg(c, 3, "butterfly");
   const teaching::FftTrace trace = teaching::trace_fft(c.args[0], c.args[1], ordering, "butterfly");
+  explain_trace(trace_note(ordering), trace.result().size(), 0, c.args[1]);
   teaching::write_file(path, teaching::butterfly_svg(trace), "butterfly");
   return residue_vector(trace.result(), trace.modulus);
 }
@@ -50,6 +69,7 @@ Value butterfly(CallContext& c) {
 Value sixstep(CallContext& c) {
   const ulong J = count_arg(c, 2, "sixstep"), K = count_arg(c, 3, "sixstep");
   const teaching::SixStepTrace trace = teaching::trace_six_step(c.args[0], c.args[1], J, K, "sixstep");
+  explain_trace("traced six-step", J * K, J, c.args[1]);
   teaching::write_six_step(c.interp.out(), trace);
   return residue_vector(trace.result, trace.modulus);
 }
@@ -74,6 +94,7 @@ Value evaltable(CallContext& c) {
   const ModPoly f = polynomial_over(c, 0, m, "evaltable");
   const ulong n = count_arg(c, 2, "evaltable");
   const teaching::EvaluationTable table = teaching::evaluation_table(f, c.args[1], n, "evaltable");
+  explain_trace("evaluation table", n, 0, c.args[1]);
   teaching::write_evaluation_table(c.interp.out(), table, format(Value::modpoly(f)));
   return residue_vector(table.values, m);
 }

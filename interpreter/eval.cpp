@@ -354,9 +354,12 @@ Value Call::call_function(Interpreter& in) const {
     if (!cached_) throw Error(where(), "unknown function '" + name_ + "'");
   }
   const Function& fn = *cached_;
-  if (args_.size() != fn.params.size())
-    throw Error(where(), name_ + "() takes " + std::to_string(fn.params.size()) + " argument" +
-                             (fn.params.size() == 1 ? "" : "s") + ", not " + std::to_string(args_.size()));
+  if (args_.size() != fn.params.size()) {
+    std::string takes = std::to_string(fn.params.size()) + " argument" + (fn.params.size() == 1 ? "" : "s");
+    if (const Builtin* extension = builtins().find(name_))  // more arities in C++ (Builtin::extends_function)
+      takes += " or " + extension->arity_text() + " (see help(" + name_ + "))";
+    throw Error(where(), name_ + "() takes " + takes + ", not " + std::to_string(args_.size()));
+  }
   std::vector<Value> args;
   args.reserve(fn.local_count);
   for (const auto& a : args_) args.push_back(a->eval(in));

@@ -272,6 +272,7 @@ int Session::loop() {
 void show_repl_value(Interpreter& interp, const Value& v, std::ostream& out) {
   FormatOptions options;
   options.elide_above = repl_elide_above;
+  options.grid = true;  // a matrix (vector of equal-length rows) as an aligned grid
   out << format(v, options) << std::endl;
   interp.global(interp.global_slot("ans")) = v;
 }

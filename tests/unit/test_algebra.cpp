@@ -5,7 +5,7 @@
 #include "algebra/arith.hpp"
 #include "algebra/error.hpp"
 #include "algebra/format.hpp"
-#include "flint_random.hpp"
+#include "flint_support.hpp"
 #include "interpreter_support.hpp"
 
 #include <flint/fmpz_mod_poly.h>

@@ -3,7 +3,7 @@
 #include "algebra/arith.hpp"
 #include "algebra/format.hpp"
 #include "interpreter/repl.hpp"
-#include "flint_random.hpp"
+#include "flint_support.hpp"
 #include "interpreter_support.hpp"
 
 #include <flint/fmpz_poly.h>

@@ -6,7 +6,7 @@
 // concat, fft, ifft, convolve, negaconvolve through the interpreter.
 #include "algebra/error.hpp"
 #include "algebra/fourier.hpp"
-#include "flint_random.hpp"
+#include "flint_support.hpp"
 #include "interpreter_support.hpp"
 
 #include <flint/fmpz_mod_poly.h>
@@ -20,6 +20,8 @@ using cas::Kind;
 using cas::ModulusPtr;
 using cas::Value;
 using cas::test::Random;
+using cas::test::equal;
+using cas::test::show_residues;
 using cas::test::Session;
 using cas::test::show;
 using cas::test::trials;
@@ -74,12 +76,6 @@ std::vector<Fmpz> residues_of(const Value& v) {
   return out;
 }
 
-std::string show_residues(const std::vector<Fmpz>& v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); i++) s += (i ? ", " : "") + v[i].to_string();
-  return s + "]";
-}
-
 // X_k = sum_j v_j w^(jk), straight from the definition.
 std::vector<Fmpz> dft_by_definition(const std::vector<Fmpz>& v, const fmpz* w, const ModulusPtr& m) {
   const size_t n = v.size();
@@ -125,13 +121,6 @@ std::vector<Fmpz> convolution_by_flint(const std::vector<Fmpz>& a, const std::ve
   fmpz_mod_poly_clear(pb, m->ctx());
   fmpz_mod_poly_clear(product, m->ctx());
   return c;
-}
-
-bool equal(const std::vector<Fmpz>& a, const std::vector<Fmpz>& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); i++)
-    if (!fmpz_equal(a[i].get(), b[i].get())) return false;
-  return true;
 }
 
 // The message of the DomainError `body` throws ("" when none).

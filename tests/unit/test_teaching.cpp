@@ -12,7 +12,7 @@
 #include "algebra/teaching.hpp"
 #include "algebra/teaching_svg.hpp"
 #include "algebra/teaching_text.hpp"
-#include "flint_random.hpp"
+#include "flint_support.hpp"
 #include "interpreter_support.hpp"
 
 #include <flint/fmpz_mod_poly.h>
@@ -27,6 +27,8 @@ using cas::Value;
 using cas::teaching::FftOrdering;
 using cas::teaching::Residues;
 using cas::test::Random;
+using cas::test::equal;
+using cas::test::show_residues;
 using cas::test::Session;
 using cas::test::trials;
 
@@ -86,19 +88,6 @@ Residues dft_by_evaluation(const Residues& v, const Value& w) {
   }
   fmpz_mod_poly_clear(f, m->ctx());
   return X;
-}
-
-std::string show_residues(const Residues& v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); i++) s += (i ? ", " : "") + v[i].to_string();
-  return s + "]";
-}
-
-bool equal(const Residues& a, const Residues& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); i++)
-    if (!fmpz_equal(a[i].get(), b[i].get())) return false;
-  return true;
 }
 
 Residues ints(std::initializer_list<slong> values) {
@@ -325,7 +314,7 @@ TEST_CASE("dftmatrix keeps its cas definition and gains the modes", "[teaching][
   CHECK(e->message() == "'dftmatrix' is a builtin and cannot be redefined");
   e = s.error("dftmatrix(1, 2, 3, 4)");
   REQUIRE(e);
-  CHECK(e->message() == "dftmatrix() takes 2 arguments, not 4");
+  CHECK(e->message() == "dftmatrix() takes 2 arguments or 3 arguments (see help(dftmatrix)), not 4");
 }
 
 TEST_CASE("the butterfly and matrix pictures", "[teaching][svg]") {
