@@ -55,7 +55,14 @@ struct Twiddles {
     const T* radix_q;
     int low_bits;
     int log_radix_len;
+    // pairs[2k], pairs[2k+1] = omega^k and its Shoup companion, omega = w^(n / 2^log_pairs),
+    // k < 2^log_pairs: one 8- or 16-byte load and ONE Shoup product for the inter-pass twiddle
+    // omega_N^{rd} of every pass with N <= 2^log_pairs (the two-level form costs two products
+    // and four loads). Interleaved so that w and w' arrive in one load.
+    const T* pairs;
+    int log_pairs;
 };
+constexpr int max_log_pairs = 16;
 constexpr int max_log_radix_table = 12;
 
 // x w^e mod p, e < n.
@@ -78,10 +85,35 @@ template <class T>
 void ntt_radix2(T* data, int log_n, std::size_t batch, const Modulus<T>& m, const Twiddles<T>& tw);
 template <class T>
 void ntt_stockham(T* data, int log_n, std::size_t batch, const Modulus<T>& m, const Twiddles<T>& tw);
+// Work fused into the first and last passes of the fast transform (products, polymul.cu): each
+// fused step saves one read and write of the whole array (a memory sweep).
+//   first_mode 1: the input of vector v (v < 2) is src[v][0, count[v]) as 64-bit words, reduced
+//                 mod p (any word) and zero-padded to n: replaces to_residues.
+//   first_mode 2: the input is data[i] * data[n + i] mod p (vectors 0 and 1 of data), a
+//                 transform of batch 1: replaces the pointwise product.
+//   widen_out:    the last pass writes out[i] = y[i] as 64-bit words for i < out_count instead of
+//                 data: replaces the widen / copy of the result.
+template <class T>
+struct Fusion {
+    int first_mode = 0;
+    bool widen_out = false;
+    const std::uint64_t* src0 = nullptr;
+    const std::uint64_t* src1 = nullptr;
+    std::size_t count0 = 0, count1 = 0;
+    std::uint64_t* out = nullptr;
+    std::size_t out_count = 0;
+    T one_q = 0, two32 = 0, two32_q = 0;  // x mod p for 64-bit x (Shoup by 1 and by 2^32 mod p)
+};
+// Options of the fast transform (bits), for A/B measurements in one binary (cas-bench --opts).
+enum FastOption : unsigned { option_pair_tables = 1, option_fuse_product = 2 };
+unsigned fast_options();
+// Whether ntt_fast can fuse work into the passes of a transform of 2^log_n words (multi-pass).
+template <class T>
+bool fast_fusable(int log_n);
 // scale != 1 multiplies every output by scale (the 1/n of the inverse), fused into the last pass.
 template <class T>
 void ntt_fast(T* data, int log_n, std::size_t batch, const Modulus<T>& m, const Twiddles<T>& tw, T scale,
-              T scale_q);
+              T scale_q, const Fusion<T>* fusion = nullptr);
 
 // data[i] *= scale for i < count.
 template <class T>
@@ -90,7 +122,7 @@ void scale_vector(T* data, std::size_t count, T scale, T scale_q, const Modulus<
 // The full transform (dispatch on the algorithm, inverse = transform with w^-1, then 1/n).
 template <class T>
 void transform(T* data, std::size_t n, std::size_t batch, std::uint64_t p, std::uint64_t w, bool inverse,
-               Algorithm algorithm);
+               Algorithm algorithm, const Fusion<T>* fusion = nullptr);
 
 // Grid sizes: at most this many blocks in x; kernels loop over the rest.
 inline unsigned grid_for(std::size_t threads_needed, unsigned block)

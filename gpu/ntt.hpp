@@ -109,6 +109,10 @@ std::vector<std::uint64_t> inverse(const std::vector<std::uint64_t>& values, std
 // Tuning of the fast kernel, for the benchmark: shared-memory tile of 2^log_tile words, passes of
 // radix at most 2^log_max_radix, global-memory runs of 2^log_columns words. word_bytes is 4 or 8.
 void tune_fast(int word_bytes, int log_tile, int log_max_radix, int log_columns);
+// Optional steps of the fast path, for A/B measurements and tests (all on by default):
+// bit 0 per-pass twiddle tables (one product per inter-pass twiddle), bit 1 products fused into
+// the transform passes (zero padding, pointwise product, widening). Returns the previous value.
+unsigned tune_fast_options(unsigned options);
 
 // Drops the cached twiddle tables (they are built on the GPU once per (p, n, w)).
 void clear_twiddle_cache();

@@ -34,8 +34,9 @@ void scale_vector(T* data, std::size_t count, T scale, T scale_q, const Modulus<
 
 template <class T>
 void transform(T* data, std::size_t n, std::size_t batch, std::uint64_t p, std::uint64_t w, bool inverse,
-               Algorithm algorithm)
+               Algorithm algorithm, const Fusion<T>* fusion)
 {
+    if (fusion && algorithm != Algorithm::fast) throw Error("fused transforms need the fast algorithm");
     require_device();
     int log_n = log2_exact(n);
     if (log_n > 30) throw Error("transform length 2^" + std::to_string(log_n) + " is too large");
@@ -55,15 +56,15 @@ void transform(T* data, std::size_t n, std::size_t batch, std::uint64_t p, std::
     switch (algorithm) {
     case Algorithm::radix2: ntt_radix2(data, log_n, batch, m, tw); break;
     case Algorithm::stockham: ntt_stockham(data, log_n, batch, m, tw); break;
-    case Algorithm::fast: ntt_fast(data, log_n, batch, m, tw, scale, scale_q); return;
+    case Algorithm::fast: ntt_fast(data, log_n, batch, m, tw, scale, scale_q, fusion); return;
     }
     if (inverse) scale_vector(data, n * batch, scale, scale_q, m);
 }
 
 template void transform<std::uint32_t>(std::uint32_t*, std::size_t, std::size_t, std::uint64_t, std::uint64_t, bool,
-                                       Algorithm);
+                                       Algorithm, const Fusion<std::uint32_t>*);
 template void transform<std::uint64_t>(std::uint64_t*, std::size_t, std::size_t, std::uint64_t, std::uint64_t, bool,
-                                       Algorithm);
+                                       Algorithm, const Fusion<std::uint64_t>*);
 template void scale_vector<std::uint32_t>(std::uint32_t*, std::size_t, std::uint32_t, std::uint32_t,
                                           const Modulus<std::uint32_t>&);
 template void scale_vector<std::uint64_t>(std::uint64_t*, std::size_t, std::uint64_t, std::uint64_t,

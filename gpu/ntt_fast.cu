@@ -23,8 +23,16 @@
 // it runs in place; that keeps the final result in the caller's buffer for any pass count.
 // Transforms that fit one tile (n <= 4096 words) take one pass, with the columns being whole
 // vectors of the batch: many short transforms in one launch.
-// Measured limit (Nsight Compute, 2^24): the integer pipes, not memory: issue slots 65-75% busy,
-// DRAM 20-30% of peak. See gpu/README.md.
+// Inter-pass twiddles omega_N^{rd}: one Shoup product with (w, w') from a per-pass table when
+// N <= 2^16 (every pass but the last at 2^24), two with the two-level table otherwise. Measured
+// 2026-11-23 at 2^24: 62-bit 0.658 -> 0.628 ms, 31-bit 0.320 -> 0.317 ms (within noise).
+// Products fuse their extra sweeps into the passes (Fusion, detail.cuh): 2^24 product on the GPU
+// 2.30 -> 1.95 ms (62-bit), 1.17 -> 1.03 ms (31-bit).
+// Measured limit: both word sizes run each pass at the same ~1.3 TB/s (128 or 256 MiB moved per
+// pass in 0.105 / 0.21 ms at 2^24) although 64-bit words cost about 3x the instructions, and
+// trimming 32-bit butterfly instructions changed nothing measurable: the passes are bounded by
+// how the block's load / compute / store phases overlap (3 blocks per SM), not by arithmetic
+// alone. Nsight Compute (earlier version): issue slots 65-75% busy, DRAM 20-30%. gpu/README.md.
 #include "gpu/detail.cuh"
 
 #include <algorithm>
@@ -38,7 +46,11 @@ struct FastConfig {
     int log_max_radix;   // largest radix of a multi-pass plan
     int log_columns;     // C: words per contiguous run of global memory
 };
-// 8 KiB words of 32 bits or 4 KiB of 64 bits: 32 KiB tiles; runs of 128 bytes.
+// 8 KiB words of 32 bits or 4 KiB of 64 bits: 32 KiB tiles; runs of 128 bytes. Measured
+// 2026-11-23 (cas-bench --tune, 2^20..2^24, H100), all slower at 2^24 than these (0.621 / 0.314 ms):
+// 256-byte runs (C = 64 / 32 words) 1.04 / 0.71 ms; 512-byte runs 1.05 / 0.43; 64-byte runs
+// 0.70 / 0.35; radix 2^7 with 512-byte runs (4 passes) 0.73 / 0.38; two passes of radix 2^12
+// with 16-byte runs 1.26 / 0.53 ms (with 32-byte runs the 2^15-word tiles did not run).
 static FastConfig config32{13, 8, 5};
 static FastConfig config64{12, 8, 4};
 
@@ -58,6 +70,7 @@ struct PassGeometry {
     int log_s;        // stride
     int log_c;        // columns per block
     bool vectors_as_columns;  // single pass over short vectors: column jj is vector v0 + jj
+    int pair_shift;   // >= 0: inter-pass twiddle omega_n^e = tw.pairs[e >> pair_shift]; -1: two-level
     std::size_t batch;
     std::size_t blocks_per_vector;
 };
@@ -104,6 +117,13 @@ __device__ __forceinline__ void dif_stages(T* tile, int stride, int log_r, int l
                     v[k] = sum >= two_p ? sum - two_p : sum;
                     T diff = a - bb + two_p;
                     v[k + span] = diff * roots[idx] - __umul64hi(diff, roots_q[idx]) * m.p;
+                } else if constexpr (sizeof(T) == 4) {
+                    // a - b + p lies in [1, 2p) < 2^32 (p < 2^31), and a Shoup product accepts any
+                    // 32-bit input: the difference needs no reduction, one IADD3 instead of three
+                    // instructions. Kept because it is never slower; measured at 2^24 it did not
+                    // move the 31-bit time (0.313 ms before, 0.314-0.320 after).
+                    v[k] = add_mod(a, bb, m.p);
+                    v[k + span] = mul_shoup(a - bb + m.p, roots[idx], roots_q[idx], m.p);
                 } else {
                     v[k] = add_mod(a, bb, m.p);
                     v[k + span] = mul_twiddle(sub_mod(a, bb, m.p), roots[idx], roots_q[idx], m);
@@ -165,14 +185,49 @@ __device__ inline T mul_power32(T x, std::uint32_t e, const Twiddles<T>& tw, con
     return x;
 }
 
+// omega^k and its Shoup companion from the interleaved per-pass table: one 8- or 16-byte load.
+template <class T>
+__device__ __forceinline__ void load_pair(const T* pairs, std::uint32_t k, T& w, T& wq)
+{
+    if constexpr (sizeof(T) == 4) {
+        uint2 q = __ldg(reinterpret_cast<const uint2*>(pairs) + k);
+        w = q.x;
+        wq = q.y;
+    } else {
+        ulonglong2 q = __ldg(reinterpret_cast<const ulonglong2*>(pairs) + k);
+        w = q.x;
+        wq = q.y;
+    }
+}
+
+// x mod p for any 64-bit word x (fused zero padding of products): Shoup products by 1 (and by
+// 2^32 mod p for 32-bit words, x = hi 2^32 + lo).
+template <class T>
+__device__ __forceinline__ T reduce_word(std::uint64_t x, const Fusion<T>& f, const Modulus<T>& m)
+{
+    if constexpr (sizeof(T) == 4) {
+        std::uint32_t hi = mul_shoup(std::uint32_t(x >> 32), f.two32, f.two32_q, m.p);
+        std::uint32_t lo = mul_shoup(std::uint32_t(x), 1u, f.one_q, m.p);
+        return add_mod(hi, lo, m.p);
+    } else {
+        return mul_twiddle(x, std::uint64_t(1), f.one_q, m);
+    }
+}
+
+// Fused work (see Fusion in detail.cuh): which step the pass takes over.
+enum Mode { mode_plain = 0, mode_load_u64 = 1, mode_pointwise = 2, mode_store_u64 = 3 };
+
 // LOG_R, LOG_C >= 0: radix and column count fixed at compile time (the common passes), so
 // that every shift is a constant and the DIF loops unroll; -1: read from g.
-template <class T, int V, int ACCESS, int LOG_R, int LOG_C, bool LAZY>
+template <class T, int V, int ACCESS, int LOG_R, int LOG_C, bool LAZY, int MODE>
 __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
-    radix_pass(const T* x, T* y, PassGeometry g, Modulus<T> m, Twiddles<T> tw, bool scale_output, T scale, T scale_q)
+    radix_pass(const T* x, T* y, PassGeometry g, Modulus<T> m, Twiddles<T> tw, bool scale_output, T scale, T scale_q,
+               Fusion<T> f)
 {
     extern __shared__ unsigned char shared_bytes[];
-    constexpr int max_iterations = vectors_in_flight<T>();
+    // fused loads hold two words per input (64-bit source, or both factors): half as many in flight
+    constexpr int max_iterations = MODE == mode_load_u64 || MODE == mode_pointwise ? vectors_in_flight<T>() / 2
+                                                                                   : vectors_in_flight<T>();
     const int log_r = LOG_R >= 0 ? LOG_R : g.log_r, log_c = LOG_C >= 0 ? LOG_C : g.log_c;
     const int R = 1 << log_r, C = 1 << log_c, stride = C + 1;  // +1: rows start in other banks
     // omega_R^k and companions for k < R/2 first, then the R x C tile.
@@ -190,46 +245,75 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
         ACCESS == whole_vectors ? (g.batch + C - 1) >> log_c : g.blocks_per_vector * g.batch;
 
     for (std::size_t block = blockIdx.x; block < total_blocks; block += gridDim.x) {
-        // in: where the tile's word 0 comes from; the offset of word L is 32-bit arithmetic.
-        // out: where output 0 of column 0 goes.
-        const T* in;
-        T* out;
+        // in_base: where the tile's word 0 comes from (offset in x); the offset of word L is
+        // 32-bit arithmetic. out_base: where output 0 of column 0 goes (offset in y).
+        std::size_t in_base, out_base, first = 0;
         std::uint32_t j0 = 0;
         std::size_t vectors_left = 0;  // whole_vectors: columns past the batch's end are skipped
         if (ACCESS == whole_vectors) {
-            std::size_t first = (block << log_c) << g.log_n;
-            in = x + first;
-            out = y + first;
+            first = (block << log_c) << g.log_n;
+            in_base = out_base = first;
             vectors_left = g.batch - (block << log_c);
         } else {
             std::size_t vector = block / g.blocks_per_vector;
             j0 = std::uint32_t(block % g.blocks_per_vector) << log_c;
-            std::size_t first = vector << g.log_n;
-            out = y + first + j0;
+            first = vector << g.log_n;
+            out_base = first + j0;
             if (ACCESS == strided)
-                in = x + first + (std::size_t((j0 >> g.log_s) << log_r) << g.log_s) + (j0 & (s - 1));
+                in_base = first + (std::size_t((j0 >> g.log_s) << log_r) << g.log_s) + (j0 & (s - 1));
             else
-                in = x + first + (std::size_t((j0 >> g.log_s) << log_r) << g.log_s);
+                in_base = first + (std::size_t((j0 >> g.log_s) << log_r) << g.log_s);
         }
+        const T* in = x + in_base;
+        T* out = y + out_base;
         auto in_offset = [&](int L) -> std::uint32_t {
             if (ACCESS == strided) return (std::uint32_t(L >> log_c) << g.log_s) + (L & (C - 1));
             return std::uint32_t(L);
         };
         auto word_valid = [&](int L) { return ACCESS != whole_vectors || std::size_t(L >> g.log_n) < vectors_left; };
+        // mode_load_u64: this vector's source and its length (vector 0 or 1 of the batch)
+        const std::uint64_t* src = nullptr;
+        std::size_t src_count = 0, src_base = 0;
+        if constexpr (MODE == mode_load_u64) {
+            bool second = first != 0;
+            src = second ? f.src1 : f.src0;
+            src_count = second ? f.count1 : f.count0;
+            src_base = in_base - first;
+        }
 
         // ---- load, a round of max_iterations vectors per thread in flight at once, then
         //      twiddle by omega_N^{rd} and place word L at (d, jj) of the tile
         for (int round = 0; round < tile_words; round += max_iterations * threads_per_block * V) {
             T buffer[max_iterations][V];
+            T other[MODE == mode_pointwise ? max_iterations : 1][V];
+            std::uint64_t wide[MODE == mode_load_u64 ? max_iterations : 1][V];
 #pragma unroll
             for (int it = 0; it < max_iterations; ++it) {
                 int L = round + (it * threads_per_block + int(threadIdx.x)) * V;
-                if (L < tile_words && word_valid(L)) load_words<V>(in + in_offset(L), buffer[it]);
+                if (L < tile_words && word_valid(L)) {
+                    if constexpr (MODE == mode_load_u64) {
+                        std::size_t at = src_base + in_offset(L);
+#pragma unroll
+                        for (int k = 0; k < V; ++k) wide[it][k] = at + k < src_count ? src[at + k] : 0;
+                    } else if constexpr (MODE == mode_pointwise) {
+                        load_words<V>(in + in_offset(L), buffer[it]);
+                        load_words<V>(in + (std::size_t(1) << g.log_n) + in_offset(L), other[it]);
+                    } else {
+                        load_words<V>(in + in_offset(L), buffer[it]);
+                    }
+                }
             }
 #pragma unroll
             for (int it = 0; it < max_iterations; ++it) {
                 int L0 = round + (it * threads_per_block + int(threadIdx.x)) * V;
                 if (L0 >= tile_words) continue;
+                if constexpr (MODE == mode_load_u64) {
+#pragma unroll
+                    for (int k = 0; k < V; ++k) buffer[it][k] = reduce_word(wide[it][k], f, m);
+                } else if constexpr (MODE == mode_pointwise) {
+#pragma unroll
+                    for (int k = 0; k < V; ++k) buffer[it][k] = mul_mod(buffer[it][k], other[it][k], m);
+                }
                 if (ACCESS == whole_vectors) {
                     bool valid = word_valid(L0);
 #pragma unroll
@@ -241,11 +325,18 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
                     // all V words share row d, and the block shares r: one exponent per vector
                     int d = L0 >> log_c, jj = L0 & (C - 1);
                     std::uint32_t e = ((j0 >> g.log_s) * std::uint32_t(d)) << g.log_s;
+                    if (e != 0 && g.pair_shift >= 0) {
+                        T w, wq;
+                        load_pair(tw.pairs, e >> g.pair_shift, w, wq);
 #pragma unroll
-                    for (int k = 0; k < V; ++k) {
-                        T value = buffer[it][k];
-                        if (e != 0) value = mul_power32(value, e, tw, m);
-                        tile[d * stride + jj + k] = value;
+                        for (int k = 0; k < V; ++k) tile[d * stride + jj + k] = mul_twiddle(buffer[it][k], w, wq, m);
+                    } else {
+#pragma unroll
+                        for (int k = 0; k < V; ++k) {
+                            T value = buffer[it][k];
+                            if (e != 0) value = mul_power32(value, e, tw, m);
+                            tile[d * stride + jj + k] = value;
+                        }
                     }
                 } else {
 #pragma unroll
@@ -256,7 +347,15 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
                         int jj = ((L >> (g.log_s + log_r)) << g.log_s) + t;
                         std::uint32_t e = (((j0 + jj) >> g.log_s) * std::uint32_t(d)) << g.log_s;
                         T value = buffer[it][k];
-                        if (e != 0) value = mul_power32(value, e, tw, m);
+                        if (e != 0) {
+                            if (g.pair_shift >= 0) {
+                                T w, wq;
+                                load_pair(tw.pairs, e >> g.pair_shift, w, wq);
+                                value = mul_twiddle(value, w, wq, m);
+                            } else {
+                                value = mul_power32(value, e, tw, m);
+                            }
+                        }
                         tile[d * stride + jj] = value;
                     }
                 }
@@ -300,7 +399,14 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
 #pragma unroll
                 for (int k = 0; k < V; ++k) values[k] = mul_twiddle(values[k], scale, scale_q, m);
             }
-            store_words<V>(out + at, values);
+            if constexpr (MODE == mode_store_u64) {
+                std::size_t to = out_base + at;  // batch 1: the index in the product
+#pragma unroll
+                for (int k = 0; k < V; ++k)
+                    if (to + k < f.out_count) f.out[to + k] = std::uint64_t(values[k]);
+            } else {
+                store_words<V>(out + at, values);
+            }
         }
         __syncthreads();  // the tile is reused by the next block of the loop
     }
@@ -321,90 +427,159 @@ static std::vector<int> plan_passes(int log_n)
     return radices;
 }
 
-template <class T, bool LAZY, int V, int ACCESS, int LOG_R = -1, int LOG_C = -1>
+template <class T, bool LAZY, int V, int ACCESS, int LOG_R, int LOG_C, int MODE>
 static void launch_pass(const T* in, T* out, const PassGeometry& g, std::size_t blocks, const Modulus<T>& m,
-                        const Twiddles<T>& tw, bool scale_output, T scale, T scale_q)
+                        const Twiddles<T>& tw, bool scale_output, T scale, T scale_q, const Fusion<T>& f)
 {
     std::size_t smem = (std::size_t(1) << g.log_r) * ((std::size_t(1) << g.log_c) + 2) * sizeof(T);
     static bool attribute_set = false;  // tiles above 48 KiB need the opt-in, once per kernel
     if (!attribute_set && smem > 48 * 1024) {
         int optin = 0;
         check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0), "cudaDeviceGetAttribute");
-        check(cudaFuncSetAttribute(radix_pass<T, V, ACCESS, LOG_R, LOG_C, LAZY>,
+        check(cudaFuncSetAttribute(radix_pass<T, V, ACCESS, LOG_R, LOG_C, LAZY, MODE>,
                                    cudaFuncAttributeMaxDynamicSharedMemorySize, std::min(optin, 160 * 1024)),
               "cudaFuncSetAttribute (radix_pass)");
         attribute_set = true;
     }
-    radix_pass<T, V, ACCESS, LOG_R, LOG_C, LAZY>
+    radix_pass<T, V, ACCESS, LOG_R, LOG_C, LAZY, MODE>
         <<<unsigned(std::min<std::size_t>(blocks, 1u << 20)), threads_per_block, smem, stream()>>>(
-            in, out, g, m, tw, scale_output, scale, scale_q);
+            in, out, g, m, tw, scale_output, scale, scale_q, f);
     check_launch("radix_pass");
+}
+
+// The fused modes exist for the wide-vector strided (first pass) and contiguous (last pass)
+// kernels only; fast_fusable() promises the geometry.
+template <class T, bool LAZY, int V, int ACCESS, int LOG_R = -1, int LOG_C = -1>
+static void launch_mode(int mode, const T* in, T* out, const PassGeometry& g, std::size_t blocks, const Modulus<T>& m,
+                        const Twiddles<T>& tw, bool scale_output, T scale, T scale_q, const Fusion<T>& f)
+{
+    constexpr bool wide = V * sizeof(T) == 16;
+    if (mode == mode_plain) {
+        launch_pass<T, LAZY, V, ACCESS, LOG_R, LOG_C, mode_plain>(in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+        return;
+    }
+    if constexpr (wide && ACCESS == strided) {
+        if (mode == mode_load_u64) {
+            launch_pass<T, LAZY, V, ACCESS, LOG_R, LOG_C, mode_load_u64>(in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+            return;
+        }
+        if (mode == mode_pointwise) {
+            launch_pass<T, LAZY, V, ACCESS, LOG_R, LOG_C, mode_pointwise>(in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+            return;
+        }
+    }
+    if constexpr (wide && ACCESS == contiguous) {
+        if (mode == mode_store_u64) {
+            launch_pass<T, LAZY, V, ACCESS, LOG_R, LOG_C, mode_store_u64>(in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+            return;
+        }
+    }
+    throw Error("fast NTT: fused pass without a kernel for its geometry");
+}
+
+template <class T>
+static bool wide_vectors(const PassGeometry& g)
+{
+    constexpr int log_wide = sizeof(T) == 4 ? 2 : 1;
+    return g.vectors_as_columns ? g.log_n >= log_wide : g.log_c >= log_wide && g.log_r + g.log_s >= log_wide;
+}
+static int access_of(const PassGeometry& g)
+{
+    return g.vectors_as_columns ? whole_vectors : g.log_s >= g.log_c ? strided : contiguous;
 }
 
 // 16-byte vectors when every vector stays inside one run of the tile and is aligned.
 template <class T, bool LAZY>
-static void run_pass_with(const T* in, T* out, const PassGeometry& g, std::size_t blocks, const Modulus<T>& m,
-                          const Twiddles<T>& tw, bool scale_output, T scale, T scale_q)
+static void run_pass_with(int mode, const T* in, T* out, const PassGeometry& g, std::size_t blocks, const Modulus<T>& m,
+                          const Twiddles<T>& tw, bool scale_output, T scale, T scale_q, const Fusion<T>& f)
 {
     constexpr int wide = int(16 / sizeof(T));
-    constexpr int log_wide = sizeof(T) == 4 ? 2 : 1;
-    bool vectors = g.vectors_as_columns ? g.log_n >= log_wide
-                                        : g.log_c >= log_wide && g.log_r + g.log_s >= log_wide;
+    bool vectors = wide_vectors<T>(g);
     std::size_t tile_words = std::size_t(1) << (g.log_r + g.log_c);
     if (tile_words * sizeof(T) + 2 * (std::size_t(1) << g.log_r) * sizeof(T) > 160 * 1024)
         throw Error("fast NTT: tile of " + std::to_string(tile_words) + " words is too large for one block");
-    int access = g.vectors_as_columns ? whole_vectors : g.log_s >= g.log_c ? strided : contiguous;
-    auto launch = [&](auto v, auto a) {
-        launch_pass<T, LAZY, decltype(v)::value, decltype(a)::value>(in, out, g, blocks, m, tw, scale_output, scale, scale_q);
-    };
-    using W = std::integral_constant<int, wide>;
-    using One = std::integral_constant<int, 1>;
-    using A0 = std::integral_constant<int, whole_vectors>;
-    using A1 = std::integral_constant<int, strided>;
-    using A2 = std::integral_constant<int, contiguous>;
+    int access = access_of(g);
     // The passes of 2^20..2^27 with the default tiles: radix 2^7 or 2^8, C = 32 or 16 words.
     constexpr int special_c = sizeof(T) == 4 ? 5 : 4;
     if (vectors && access != whole_vectors && g.log_c == special_c && (g.log_r == 7 || g.log_r == 8)) {
         if (access == strided) {
-            if (g.log_r == 8) launch_pass<T, LAZY, wide, strided, 8, special_c>(in, out, g, blocks, m, tw, scale_output, scale, scale_q);
-            else launch_pass<T, LAZY, wide, strided, 7, special_c>(in, out, g, blocks, m, tw, scale_output, scale, scale_q);
+            if (g.log_r == 8) launch_mode<T, LAZY, wide, strided, 8, special_c>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+            else launch_mode<T, LAZY, wide, strided, 7, special_c>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
         } else {
-            if (g.log_r == 8) launch_pass<T, LAZY, wide, contiguous, 8, special_c>(in, out, g, blocks, m, tw, scale_output, scale, scale_q);
-            else launch_pass<T, LAZY, wide, contiguous, 7, special_c>(in, out, g, blocks, m, tw, scale_output, scale, scale_q);
+            if (g.log_r == 8) launch_mode<T, LAZY, wide, contiguous, 8, special_c>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+            else launch_mode<T, LAZY, wide, contiguous, 7, special_c>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
         }
         return;
     }
     if (vectors) {
-        if (access == whole_vectors) launch(W{}, A0{});
-        else if (access == strided) launch(W{}, A1{});
-        else launch(W{}, A2{});
+        if (access == whole_vectors) launch_mode<T, LAZY, wide, whole_vectors>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+        else if (access == strided) launch_mode<T, LAZY, wide, strided>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+        else launch_mode<T, LAZY, wide, contiguous>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
     } else {
-        if (access == whole_vectors) launch(One{}, A0{});
-        else if (access == strided) launch(One{}, A1{});
-        else launch(One{}, A2{});
+        if (access == whole_vectors) launch_mode<T, LAZY, 1, whole_vectors>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+        else if (access == strided) launch_mode<T, LAZY, 1, strided>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+        else launch_mode<T, LAZY, 1, contiguous>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
     }
 }
 
 template <class T>
-static void run_pass(const T* in, T* out, const PassGeometry& g, std::size_t blocks, const Modulus<T>& m,
-                     const Twiddles<T>& tw, bool scale_output, T scale, T scale_q)
+static void run_pass(int mode, const T* in, T* out, const PassGeometry& g, std::size_t blocks, const Modulus<T>& m,
+                     const Twiddles<T>& tw, bool scale_output, T scale, T scale_q, const Fusion<T>& f)
 {
     if constexpr (sizeof(T) == 8) {
         if (m.p < (std::uint64_t(1) << 62)) {  // 4p < 2^64: lazy butterflies
-            run_pass_with<T, true>(in, out, g, blocks, m, tw, scale_output, scale, scale_q);
+            run_pass_with<T, true>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
             return;
         }
     }
-    run_pass_with<T, false>(in, out, g, blocks, m, tw, scale_output, scale, scale_q);
+    run_pass_with<T, false>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+}
+
+// Geometry of pass i of a multi-pass plan.
+template <class T>
+static PassGeometry pass_geometry(int log_n, const std::vector<int>& radices, std::size_t i, std::size_t batch)
+{
+    const FastConfig& cfg = config<T>();
+    PassGeometry g{};
+    g.log_n = log_n;
+    g.log_r = radices[i];
+    int log_s = log_n;
+    for (std::size_t k = 0; k <= i; ++k) log_s -= radices[k];
+    g.log_s = log_s;
+    g.log_c = std::max(0, std::min({cfg.log_columns, cfg.log_tile - g.log_r, log_n - g.log_r}));
+    g.vectors_as_columns = false;
+    g.pair_shift = -1;
+    g.batch = batch;
+    g.blocks_per_vector = (std::size_t(1) << (log_n - g.log_r)) >> g.log_c;
+    return g;
+}
+
+static unsigned g_fast_options = option_pair_tables | option_fuse_product;
+unsigned fast_options() { return g_fast_options; }
+
+template <class T>
+bool fast_fusable(int log_n)
+{
+    std::vector<int> radices = plan_passes<T>(log_n);
+    if (radices.size() < 2) return false;
+    PassGeometry first = pass_geometry<T>(log_n, radices, 0, 1), last = pass_geometry<T>(log_n, radices, radices.size() - 1, 1);
+    return wide_vectors<T>(first) && access_of(first) == strided && wide_vectors<T>(last) &&
+           access_of(last) == contiguous;
 }
 
 template <class T>
-void ntt_fast(T* data, int log_n, std::size_t batch, const Modulus<T>& m, const Twiddles<T>& tw, T scale, T scale_q)
+void ntt_fast(T* data, int log_n, std::size_t batch, const Modulus<T>& m, const Twiddles<T>& tw, T scale, T scale_q,
+              const Fusion<T>* fusion)
 {
     const FastConfig& cfg = config<T>();
     std::vector<int> radices = plan_passes<T>(log_n);
     std::size_t n = std::size_t(1) << log_n, total = n * batch;
     bool scale_output = scale != T(1);
+    Fusion<T> f = fusion ? *fusion : Fusion<T>{};
+    if (fusion && !fast_fusable<T>(log_n)) throw Error("fast NTT: fused transform of a length that cannot fuse");
+    if (f.first_mode == mode_load_u64 && batch != 2) throw Error("fast NTT: fused loads need two vectors");
+    if (f.first_mode == mode_pointwise && batch != 1) throw Error("fast NTT: fused product needs one vector");
+    if (f.widen_out && batch != 1) throw Error("fast NTT: widened output needs one vector");
 
     if (radices.size() == 1) {
         PassGeometry g{};
@@ -413,9 +588,10 @@ void ntt_fast(T* data, int log_n, std::size_t batch, const Modulus<T>& m, const 
         g.log_c = std::max(0, std::min(cfg.log_tile, 13) - log_n);
         while (g.log_c > 0 && (std::size_t(1) << (g.log_c - 1)) >= batch) --g.log_c;  // no empty columns
         g.vectors_as_columns = true;
+        g.pair_shift = -1;
         g.batch = batch;
         std::size_t blocks = (batch + (std::size_t(1) << g.log_c) - 1) >> g.log_c;
-        run_pass(data, data, g, blocks, m, tw, scale_output, scale, scale_q);
+        run_pass(mode_plain, data, data, g, blocks, m, tw, scale_output, scale, scale_q, f);
         return;
     }
 
@@ -424,17 +600,10 @@ void ntt_fast(T* data, int log_n, std::size_t batch, const Modulus<T>& m, const 
     Scratch<T> other(total);
     T* buffers[2] = {data, other.get()};
     int where = remaining % 2 == 0 ? 0 : 1;  // where pass 1 leaves its output
-    int log_s = log_n;
     for (std::size_t i = 0; i < radices.size(); ++i) {
-        PassGeometry g{};
-        g.log_n = log_n;
-        g.log_r = radices[i];
-        log_s -= g.log_r;
-        g.log_s = log_s;
-        g.log_c = std::max(0, std::min({cfg.log_columns, cfg.log_tile - g.log_r, log_n - g.log_r}));
-        g.vectors_as_columns = false;
-        g.batch = batch;
-        g.blocks_per_vector = (n >> g.log_r) >> g.log_c;
+        PassGeometry g = pass_geometry<T>(log_n, radices, i, batch);
+        // omega_N^e from the per-pass table when N = n / s fits it: one Shoup product, not two
+        if ((g_fast_options & option_pair_tables) && log_n - g.log_s <= tw.log_pairs) g.pair_shift = log_n - tw.log_pairs;
         const T* in;
         T* out;
         if (i == 0) {
@@ -446,14 +615,19 @@ void ntt_fast(T* data, int log_n, std::size_t batch, const Modulus<T>& m, const 
             out = buffers[where];
         }
         bool last = i + 1 == radices.size();
-        run_pass(in, out, g, g.blocks_per_vector * batch, m, tw, last && scale_output, scale, scale_q);
+        int mode = i == 0 ? f.first_mode : last && f.widen_out ? int(mode_store_u64) : int(mode_plain);
+        run_pass(mode, in, out, g, g.blocks_per_vector * batch, m, tw, last && scale_output, scale, scale_q, f);
     }
 }
 
 template void ntt_fast<std::uint32_t>(std::uint32_t*, int, std::size_t, const Modulus<std::uint32_t>&,
-                                      const Twiddles<std::uint32_t>&, std::uint32_t, std::uint32_t);
+                                      const Twiddles<std::uint32_t>&, std::uint32_t, std::uint32_t,
+                                      const Fusion<std::uint32_t>*);
 template void ntt_fast<std::uint64_t>(std::uint64_t*, int, std::size_t, const Modulus<std::uint64_t>&,
-                                      const Twiddles<std::uint64_t>&, std::uint64_t, std::uint64_t);
+                                      const Twiddles<std::uint64_t>&, std::uint64_t, std::uint64_t,
+                                      const Fusion<std::uint64_t>*);
+template bool fast_fusable<std::uint32_t>(int);
+template bool fast_fusable<std::uint64_t>(int);
 
 }  // namespace cas::gpu::detail
 
@@ -462,5 +636,11 @@ void tune_fast(int word_bytes, int log_tile, int log_max_radix, int log_columns)
 {
     auto& cfg = word_bytes == 4 ? detail::config32 : detail::config64;
     cfg = detail::FastConfig{log_tile, log_max_radix, log_columns};
+}
+unsigned tune_fast_options(unsigned options)
+{
+    unsigned previous = detail::g_fast_options;
+    detail::g_fast_options = options;
+    return previous;
 }
 }  // namespace cas::gpu

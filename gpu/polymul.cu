@@ -159,21 +159,54 @@ GarnerConstants<T> garner_constants(const std::vector<std::uint64_t>& primes, st
 }
 
 // work[0, n) = (a b mod q) coefficients 0..n-1 (cyclic, exact when na + nb - 1 <= n);
-// work must hold 2n words.
+// work must hold 2n words. With `out` (single-prime products), the result goes to out[0, length)
+// as 64-bit words instead, and work[0, n) is left undefined. Returns whether it wrote `out`.
 template <class T>
-void residue_product(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb, std::uint64_t q,
-                     std::size_t n, Algorithm algorithm, T* work)
+bool residue_product(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb, std::uint64_t q,
+                     std::size_t n, Algorithm algorithm, T* work, std::uint64_t* out, std::size_t length)
 {
     auto reduce = make_reducer<T>(q);
+    std::uint64_t w = root_of_unity(q, n);
+    int log_n = 0;
+    while ((std::size_t(1) << log_n) < n) ++log_n;
+    if (algorithm == Algorithm::fast && (fast_options() & option_fuse_product) && fast_fusable<T>(log_n)) {
+        // Fused (measured at 2^24: four fewer sweeps over the arrays; gpu/README.md): the forward
+        // transform's first pass reads the 64-bit operands, reduces and zero-pads them; the
+        // inverse's first pass multiplies the two spectra; its last pass scales by 1/n and
+        // writes the 64-bit result (single prime).
+        Fusion<T> f{};
+        f.first_mode = 1;
+        f.src0 = a;
+        f.count0 = na;
+        f.src1 = b;
+        f.count1 = nb;
+        if constexpr (sizeof(T) == 4) {
+            f.one_q = reduce.one_q;
+            f.two32 = reduce.two32;
+            f.two32_q = reduce.two32_q;
+        } else {
+            f.one_q = reduce.one_q;
+        }
+        transform(work, n, 2, q, w, false, algorithm, &f);
+        Fusion<T> g{};
+        g.first_mode = 2;
+        if (out) {
+            g.widen_out = true;
+            g.out = out;
+            g.out_count = length;
+        }
+        transform(work, n, 1, q, w, true, algorithm, &g);
+        return out != nullptr;
+    }
     to_residues<<<grid_for(n, 256), 256, 0, stream()>>>(a, na, work, n, reduce);
     check_launch("to_residues");
     to_residues<<<grid_for(n, 256), 256, 0, stream()>>>(b, nb, work + n, n, reduce);
     check_launch("to_residues");
-    std::uint64_t w = root_of_unity(q, n);
     transform(work, n, 2, q, w, false, algorithm);
     pointwise_product<<<grid_for(n, 256), 256, 0, stream()>>>(work, work + n, n, make_modulus<T>(q));
     check_launch("pointwise_product");
     transform(work, n, 1, q, w, true, algorithm);
+    return false;
 }
 
 template <class T>
@@ -183,8 +216,11 @@ void product(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std
     std::size_t n = plan.transform_length, length = na + nb - 1;
     std::size_t k = plan.primes.size();
     Scratch<T> work(2 * n * k);
+    bool written = false;
     for (std::size_t i = 0; i < k; ++i)
-        residue_product(a, na, b, nb, plan.primes[i], n, algorithm, work.get() + 2 * n * i);
+        written = residue_product(a, na, b, nb, plan.primes[i], n, algorithm, work.get() + 2 * n * i,
+                                  plan.single_prime ? out : nullptr, length);
+    if (written) return;
     if (plan.single_prime) {
         if constexpr (sizeof(T) == 8) {
             check(cudaMemcpyAsync(out, work.get(), length * sizeof(T), cudaMemcpyDeviceToDevice, stream()),

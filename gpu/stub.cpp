@@ -41,6 +41,7 @@ std::vector<std::uint64_t> forward(const std::vector<std::uint64_t>&, std::size_
 std::vector<std::uint64_t> inverse(const std::vector<std::uint64_t>&, std::size_t, std::uint64_t, std::uint64_t,
                                    Algorithm) { unavailable(); }
 void tune_fast(int, int, int, int) {}
+unsigned tune_fast_options(unsigned) { return 0; }
 void clear_twiddle_cache() {}
 
 std::vector<std::uint64_t> multiply_mod(const std::uint64_t*, std::size_t, const std::uint64_t*, std::size_t,

@@ -54,13 +54,27 @@ __global__ void build_power_table(T* table, T* companion, std::size_t count, T b
     }
 }
 
+// pairs[2i] = base^i, pairs[2i+1] = its Shoup companion, i < count (interleaved: one load).
+template <class T>
+__global__ void build_pair_table(T* pairs, std::size_t count, T base, Modulus<T> m)
+{
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
+         i += std::size_t(gridDim.x) * blockDim.x) {
+        T v = pow_mod_device(base, i, m);
+        pairs[2 * i] = v;
+        pairs[2 * i + 1] = shoup_companion(v, m.p);
+    }
+}
+
 template <class T>
 struct TableSet {
     T* memory = nullptr;
+    T* pair_memory = nullptr;
     Twiddles<T> tw{};
     ~TableSet()
     {
         if (memory) cudaFree(memory);
+        if (pair_memory) cudaFree(pair_memory);
     }
 };
 
@@ -92,7 +106,15 @@ std::shared_ptr<TableSet<T>> build(std::uint64_t p, std::size_t n, std::uint64_t
     launch(lo, lo_q, lo_count, w);
     launch(hi, hi_q, hi_count, pow_mod(w, lo_count, p));
     launch(radix, radix_q, radix_count, pow_mod(w, n >> log_radix_len, p));
-    set->tw = Twiddles<T>{lo, lo_q, hi, hi_q, radix, radix_q, low_bits, log_radix_len};
+    // Per-pass tables: omega_{2^log_pairs}^k, k < 2^log_pairs; a pass with N = n / s <= 2^log_pairs
+    // reads omega_N^e at index e 2^log_pairs / N (2^16 pairs: 512 KiB / 1 MiB, L2-resident).
+    int log_pairs = std::min(log_n, max_log_pairs);
+    std::size_t pair_count = std::size_t(1) << log_pairs;
+    check(cudaMalloc(reinterpret_cast<void**>(&set->pair_memory), 2 * pair_count * sizeof(T)), "cudaMalloc (twiddles)");
+    build_pair_table<<<grid_for(pair_count, 256), 256, 0, stream()>>>(set->pair_memory, pair_count,
+                                                                     T(pow_mod(w, n >> log_pairs, p)), m);
+    check_launch("build_pair_table");
+    set->tw = Twiddles<T>{lo, lo_q, hi, hi_q, radix, radix_q, low_bits, log_radix_len, set->pair_memory, log_pairs};
     return set;
 }
 

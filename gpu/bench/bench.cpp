@@ -9,6 +9,7 @@
 //   GB/s       2 N wordsize / ntt time, and its share of the 2978 GB/s copy ceiling
 //   c2c, z2z   cuFFT forward of N complex floats / doubles (median, CUDA events)
 // Usage: cas-bench [--min LOG] [--max LOG] [--flint-max LOG] [--reps R] [--tune b,tile,radix,cols]...
+//                  [--opts BITS] (options of the fast path, tune_fast_options: A/B comparisons)
 #include "gpu/ntt.hpp"
 
 #include <flint/nmod_poly.h>
@@ -174,6 +175,7 @@ int main(int argc, char** argv)
         else if (opt == "--flint-max") flint_max = std::atoi(argv[i + 1]);
         else if (opt == "--reps") reps = std::atoi(argv[i + 1]);
         else if (opt == "--ntt-only") ntt_only = std::atoi(argv[i + 1]) != 0;
+        else if (opt == "--opts") tune_fast_options(unsigned(std::atoi(argv[i + 1])));
         else if (opt == "--tune") {
             int b, tile, radix, cols;
             if (std::sscanf(argv[i + 1], "%d,%d,%d,%d", &b, &tile, &radix, &cols) == 4) tune_fast(b, tile, radix, cols);

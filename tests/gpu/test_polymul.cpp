@@ -150,3 +150,55 @@ TEST_CASE("product plans pick one prime when p allows and enough CRT primes othe
     CHECK(bits > 20 + 2 * 63);
     CHECK(plan_product(0, 5, 7).primes.empty());
 }
+
+namespace {
+// Sets the fast path's options for one scope (tune_fast_options), restores them after.
+struct FastOptions {
+    unsigned previous;
+    explicit FastOptions(unsigned options) : previous(tune_fast_options(options)) {}
+    ~FastOptions() { tune_fast_options(previous); }
+};
+}  // namespace
+
+TEST_CASE("fused products (padding, pointwise product, widening inside the passes) agree with FLINT", "[gpu][polymul]")
+{
+    CAS_REQUIRE_GPU();
+    // single prime on 32-bit words, on 64-bit words (lazy and p >= 2^63), and CRT products
+    std::vector<std::uint64_t> primes = {ntt_primes(31, 22, 1).at(0), ntt_primes(62, 22, 1).at(0),
+                                         ntt_primes(64, 22, 1).at(0), 0xFFFFFFFF00000001ull, odd_heavy_prime(63),
+                                         odd_heavy_prime(64)};
+    int max_log = multiplier() < 0.5 ? 14 : 19;
+    for (unsigned options : {3u, 0u, 1u, 2u}) {
+        FastOptions scope(options);
+        for (std::uint64_t p : primes) {
+            for (int log_n = 12; log_n <= max_log; ++log_n) {
+                std::size_t length = (std::size_t(1) << log_n) - rng()() % 64;  // product length: n = 2^log_n
+                std::size_t na = 1 + rng()() % (length - 1);
+                std::size_t nb = length + 1 - na;
+                INFO("options " << options << ", log n " << log_n);
+                check_product(random_vector(na, p), random_vector(nb, p), p, Algorithm::fast);
+            }
+        }
+    }
+}
+
+TEST_CASE("unreduced operand words are reduced mod p, in the fused and the unfused product", "[gpu][polymul]")
+{
+    CAS_REQUIRE_GPU();
+    std::vector<std::uint64_t> primes = {ntt_primes(31, 22, 1).at(0), ntt_primes(62, 22, 1).at(0),
+                                         ntt_primes(64, 22, 1).at(0), odd_heavy_prime(63)};
+    for (unsigned options : {3u, 0u}) {
+        FastOptions scope(options);
+        for (std::uint64_t p : primes) {
+            std::size_t na = 5000 + rng()() % 3000, nb = 9000 + rng()() % 3000;
+            std::vector<std::uint64_t> a(na), b(nb), ra(na), rb(nb);
+            for (std::size_t i = 0; i < na; ++i) ra[i] = (a[i] = rng()()) % p;
+            for (std::size_t i = 0; i < nb; ++i) rb[i] = (b[i] = rng()()) % p;
+            a[0] = ~std::uint64_t(0);  // the largest word, and a zero
+            ra[0] = a[0] % p;
+            b[0] = rb[0] = 0;
+            INFO("options " << options << ", p = " << hex(p));
+            CHECK(multiply_mod(a, b, p) == flint_multiply(ra, rb, p));
+        }
+    }
+}
