@@ -38,6 +38,19 @@ struct Session {
 
 inline std::string show(const std::string& text) { return Session().show(text); }
 
+// The message of the error `source` raises in a fresh session; empty when it raises none.
+inline std::string error_message(const std::string& source) {
+  auto e = Session().error(source);
+  return e ? e->message() : "";
+}
+
+// The value of a boolean `source` in `s`.
+inline bool holds(Session& s, const std::string& source) {
+  Value v = s.eval(source);
+  REQUIRE(v.is(Kind::Bool));
+  return v.as_bool();
+}
+
 // Runs `body` on a thread with a 1 GiB stack (reserved, not used, until
 // needed); rethrows what it throws. Deep recursion tests need it.
 inline void on_big_stack(const std::function<void()>& body) {

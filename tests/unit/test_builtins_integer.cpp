@@ -11,23 +11,13 @@
 
 using cas::Fmpz;
 using cas::fmpz_to_string;
+using cas::test::error_message;
+using cas::test::holds;
 using cas::test::Session;
 using cas::test::show;
 using cas::test::trials;
 
 namespace {
-
-std::string error_message(const std::string& source) {
-  Session s;
-  auto e = s.error(source);
-  return e ? e->message() : "";
-}
-
-bool holds(Session& s, const std::string& source) {
-  cas::Value v = s.eval(source);
-  REQUIRE(v.is(cas::Kind::Bool));
-  return v.as_bool();
-}
 
 // FLINT's random integers for the trials: a fixed seed, so failures repeat.
 struct Random {

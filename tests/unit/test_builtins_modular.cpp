@@ -9,23 +9,13 @@
 #include <flint/ulong_extras.h>
 
 using cas::Fmpz;
+using cas::test::error_message;
+using cas::test::holds;
 using cas::test::Session;
 using cas::test::show;
 using cas::test::trials;
 
 namespace {
-
-std::string error_message(const std::string& source) {
-  Session s;
-  auto e = s.error(source);
-  return e ? e->message() : "";
-}
-
-bool holds(Session& s, const std::string& source) {
-  cas::Value v = s.eval(source);
-  REQUIRE(v.is(cas::Kind::Bool));
-  return v.as_bool();
-}
 
 // The multiplicative order of a modulo p by brute force.
 ulong order_by_powers(ulong a, ulong p) {

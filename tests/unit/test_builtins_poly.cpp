@@ -11,23 +11,13 @@
 #include <flint/fmpz_poly.h>
 
 using cas::Fmpz;
+using cas::test::error_message;
+using cas::test::holds;
 using cas::test::Session;
 using cas::test::show;
 using cas::test::trials;
 
 namespace {
-
-std::string error_message(const std::string& source) {
-  Session s;
-  auto e = s.error(source);
-  return e ? e->message() : "";
-}
-
-bool holds(Session& s, const std::string& source) {
-  cas::Value v = s.eval(source);
-  REQUIRE(v.is(cas::Kind::Bool));
-  return v.as_bool();
-}
 
 // A word-size prime, a prime above 2^64 (fmpz_mod storage) and 2 (the smallest field).
 const char* const primes[] = {"101", "nextprime(2^70)", "2"};

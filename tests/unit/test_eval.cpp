@@ -13,19 +13,9 @@
 
 using cas::Error;
 using cas::Value;
+using cas::test::error_message;
 using cas::test::Session;
 using cas::test::show;
-
-namespace {
-
-// The message of the error `source` raises ("" when it raises none).
-std::string error_message(const std::string& source) {
-  Session s;
-  auto e = s.error(source);
-  return e ? e->message() : "";
-}
-
-}  // namespace
 
 // ---- value semantics ----------------------------------------------------------------
 
