@@ -72,7 +72,7 @@ Value int_binary(BinaryOp op, const fmpz* a, const fmpz* b) {
     case BinaryOp::Add: fmpz_add(z, a, b); return r;
     case BinaryOp::Sub: fmpz_sub(z, a, b); return r;
     case BinaryOp::Mul:
-    case BinaryOp::PointMul: fmpz_mul(z, a, b); return r;
+    case BinaryOp::PointMul: multiply(z, a, b); return r;
     case BinaryOp::Div:
       require_nonzero_divisor(b);
       if (!fmpz_divisible(a, b))

@@ -75,6 +75,36 @@ Timing time_transform(const ModulusPtr& m, ulong n, flint_rand_t state) {
   return {static_cast<size_t>(n), cpu, gpu};
 }
 
+// Times the product in Z[x] of two polynomials of n coefficients of 64 bits: fmpz_poly_mul
+// against the multi-modular GPU path, both through multiply() as `*` calls them.
+Timing time_z_product(slong n, flint_rand_t state) {
+  ZPoly a, b;
+  fmpz_poly_randtest(a.get(), state, n, 64);
+  fmpz_poly_randtest(b.get(), state, n, 64);
+  const int runs = n <= (1 << 16) ? 7 : 3;
+  set_gpu_mode(GpuMode::Off);
+  double cpu = median_seconds(runs, [&] { multiply(a, b); });
+  set_gpu_mode(GpuMode::On);
+  multiply(a, b);  // warm-up
+  double gpu = median_seconds(runs, [&] { multiply(a, b); });
+  return {static_cast<size_t>(2 * n - 1), cpu, gpu};
+}
+
+// Times the product of two integers of `bits` bits: mpz_mul (through fmpz_mul) against the
+// multi-modular GPU path. The length of this operation is the smaller factor's bit size.
+Timing time_integer_product(ulong bits, flint_rand_t state) {
+  Fmpz a, b, c;
+  fmpz_randbits(a.get(), state, bits);
+  fmpz_randbits(b.get(), state, bits);
+  const int runs = bits <= (1ul << 22) ? 7 : 3;
+  set_gpu_mode(GpuMode::Off);
+  double cpu = median_seconds(runs, [&] { multiply(c.get(), a.get(), b.get()); });
+  set_gpu_mode(GpuMode::On);
+  multiply(c.get(), a.get(), b.get());  // warm-up
+  double gpu = median_seconds(runs, [&] { multiply(c.get(), a.get(), b.get()); });
+  return {static_cast<size_t>(bits), cpu, gpu};
+}
+
 // The smallest measured length from which the GPU wins at every larger measured length.
 size_t crossover(const std::vector<Timing>& timings) {
   size_t best = SIZE_MAX;
@@ -86,12 +116,23 @@ size_t crossover(const std::vector<Timing>& timings) {
 // the CPU's time only grows faster from there.
 constexpr double clear_win = 4.0;
 
+Timing time_operation(GpuOperation op, const ModulusPtr& m, int k, flint_rand_t state) {
+  switch (op) {
+    case GpuOperation::Transform: return time_transform(m, ulong{1} << k, state);
+    case GpuOperation::ProductZ: return time_z_product(slong{1} << (k - 1), state);
+    case GpuOperation::ProductInteger: return time_integer_product(ulong{1} << k, state);
+    default: return time_product(m, slong{1} << (k - 1), state);
+  }
+}
+
 std::vector<Timing> measure(GpuOperation op, const ModulusPtr& m, flint_rand_t state) {
   std::vector<Timing> timings;
   int clear_wins = 0;
-  for (int k = 6; k <= 22 && clear_wins < 2; k++) {
-    Timing t = op == GpuOperation::Transform ? time_transform(m, ulong{1} << k, state)
-                                             : time_product(m, slong{1} << (k - 1), state);
+  // Integer products are measured in bits: 2^14 .. 2^30 (about 10^9 bits).
+  const int first = op == GpuOperation::ProductInteger ? 14 : 6;
+  const int last = op == GpuOperation::ProductInteger ? 30 : 22;
+  for (int k = first; k <= last && clear_wins < 2; k++) {
+    Timing t = time_operation(op, m, k, state);
     clear_wins = t.cpu > clear_win * t.gpu ? clear_wins + 1 : 0;
     timings.push_back(t);
   }
@@ -138,7 +179,9 @@ Crossovers calibrate(std::ostream& log) {
     ulong p;
   } cases[] = {{GpuOperation::ProductNttPrime, ntt_prime},
                {GpuOperation::ProductCrt, crt_prime},
-               {GpuOperation::Transform, ntt_prime}};
+               {GpuOperation::Transform, ntt_prime},
+               {GpuOperation::ProductZ, ntt_prime},  // the modulus is unused for these two
+               {GpuOperation::ProductInteger, ntt_prime}};
   print_header(log);
   for (const auto& c : cases) {
     std::vector<Timing> timings = measure(c.op, make_modulus(c.p), state);

@@ -27,6 +27,8 @@ const char* gpu_operation_key(GpuOperation op) {
     case GpuOperation::ProductNttPrime: return "product.ntt_prime";
     case GpuOperation::ProductCrt: return "product.crt";
     case GpuOperation::Transform: return "transform";
+    case GpuOperation::ProductZ: return "product.z";
+    case GpuOperation::ProductInteger: return "product.integer";
   }
   return "?";
 }
@@ -127,8 +129,8 @@ std::vector<std::string> gpu_report() {
   const Crossovers& c = crossovers();
   lines.push_back("crossovers (" + c.origin + "):");
   for (size_t i = 0; i < gpu_operation_count; i++)
-    lines.push_back(std::string("  ") + gpu_operation_key(static_cast<GpuOperation>(i)) + " >= " +
-                    std::to_string(c.length[i]));
+    lines.push_back(std::string("  ") + gpu_operation_key(static_cast<GpuOperation>(i)) +
+                    (c.length[i] == never_on_gpu ? ": never (FLINT)" : " >= " + std::to_string(c.length[i])));
   return lines;
 }
 

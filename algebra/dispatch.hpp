@@ -5,6 +5,7 @@
 // per operation and kind of prime; `on` uses it for every size it supports;
 // `off` never. Without a usable GPU every mode runs on FLINT.
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -17,13 +18,22 @@ enum class GpuOperation {
   ProductNttPrime,  // product in Z/pZ[x], p prime with enough 2-adic roots: one NTT prime
   ProductCrt,       // product in Z/pZ[x] for any other word-size p: several primes and CRT
   Transform,        // fft/ifft of one vector
+  ProductZ,         // product in Z[x] (and Z/pZ[x] for p above 64 bits): primes, CRT (multimodular.hpp)
+  ProductInteger,   // product of two integers as polynomials in 2^b; length: bits of the smaller factor
 };
-constexpr size_t gpu_operation_count = 3;
+constexpr size_t gpu_operation_count = 5;
 const char* gpu_operation_key(GpuOperation op);  // "product.ntt_prime", ...
 
+// A crossover that keeps an operation on FLINT in `auto` mode.
+constexpr size_t never_on_gpu = SIZE_MAX;
+
 struct Crossovers {
-  // Smallest length (coefficients of the product, or transform length) sent to the GPU.
-  size_t length[gpu_operation_count] = {size_t{1} << 15, size_t{1} << 15, size_t{1} << 16};
+  // Smallest length (coefficients of the product, transform length, or bits of the smaller
+  // integer factor) sent to the GPU. The multi-modular routes (ProductZ, ProductInteger) have not
+  // yet run on a device: `auto` keeps them on FLINT until `cas --calibrate` has measured them
+  // (`:gpu on` forces them).
+  size_t length[gpu_operation_count] = {size_t{1} << 15, size_t{1} << 15, size_t{1} << 16, never_on_gpu,
+                                        never_on_gpu};
   std::string origin = "defaults";  // or the config file it was read from
 };
 

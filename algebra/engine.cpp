@@ -9,6 +9,7 @@ namespace {
 struct Record {
   const char* what = nullptr;
   double size = 0;
+  unsigned primes = 0;
 };
 Record largest;
 
@@ -19,7 +20,8 @@ size_t dropped = 0;
 bool same_operation(const EngineNote& n, const char* what, double size, const OperationDetail& d) {
   const OperationDetail& e = n.detail;
   return n.what == what && n.size == size && e.length1 == d.length1 && e.length2 == d.length2 &&
-         e.modulus == d.modulus && e.modulus_bits == d.modulus_bits && e.root == d.root &&
+         e.modulus == d.modulus && e.modulus_bits == d.modulus_bits && e.root == d.root && e.primes == d.primes &&
+         e.bound_bits == d.bound_bits &&
          (d.function == nullptr ? n.function[0] == '\0' : std::strncmp(n.function, d.function, sizeof n.function) == 0);
 }
 
@@ -53,7 +55,7 @@ void engine_reset() {
 }
 
 void engine_note(const char* what, double size, const OperationDetail& detail) {
-  if (size >= largest.size) largest = Record{what, size};
+  if (size >= largest.size) largest = Record{what, size, detail.primes};
   append_note(what, size, detail);
 }
 
@@ -64,7 +66,9 @@ void engine_explain(const char* what, double size, const OperationDetail& detail
 std::string engine_last() {
   if (!largest.what) return "";
   int k = largest.size < 2 ? 0 : static_cast<int>(std::ceil(std::log2(largest.size)));
-  return std::string(largest.what) + " 2^" + std::to_string(k);
+  std::string text = largest.what;
+  if (largest.primes) text.append(" ").append(std::to_string(largest.primes)).append(" primes");
+  return text.append(" 2^").append(std::to_string(k));
 }
 
 std::vector<EngineNote> engine_notes() { return std::vector<EngineNote>(notes, notes + note_count); }

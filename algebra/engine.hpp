@@ -16,6 +16,8 @@ struct OperationDetail {
   unsigned long modulus = 0;        // a word-size modulus
   unsigned modulus_bits = 0;        // the size of the modulus (also of a multi-word one; crt: of the lcm)
   unsigned long root = 0;           // the root of unity of a transform (word-size moduli)
+  unsigned primes = 0;              // a multi-modular product: how many word-size primes,
+  unsigned long bound_bits = 0;     // and the proven bound |c_k| < 2^bound_bits (multimodular.hpp)
   const char* function = nullptr;   // a function written in cas; copied when noted
 };
 
@@ -35,7 +37,9 @@ void engine_note(const char* what, double size, const OperationDetail& detail = 
 // around the noted operations ("cyclic convolution by fft", "crt") or a call of a
 // function written in cas ("cas function", with detail.function).
 void engine_explain(const char* what, double size, const OperationDetail& detail = {});
-std::string engine_last();  // "flint nmod_poly_mul 2^20"; empty when nothing was noted
+// "flint nmod_poly_mul 2^20", "gpu crt 17 primes 2^20" (a note with detail.primes); empty when
+// nothing was noted.
+std::string engine_last();
 
 // The notes of the current statement in order (at most engine_note_capacity; later
 // ones are only counted, see engine_notes_dropped).

@@ -1,6 +1,7 @@
 #include "explain.hpp"
 
 #include "dispatch.hpp"
+#include "multimodular.hpp"
 
 #include "gpu/ntt.hpp"
 
@@ -99,6 +100,42 @@ std::string chinese_remainder(const EngineNote& n) {
          number(n.detail.modulus_bits) + " bits";
 }
 
+// The primes and the bound of a multi-modular product (multimodular.hpp), recomputed from the
+// note: the same bound and product length give the same primes.
+std::string multimodular_primes_text(const OperationDetail& d) {
+  const size_t length = d.length1 + d.length2 - 1;
+  unsigned log2_length = 0;
+  while ((size_t{1} << log2_length) < length) log2_length++;
+  const std::vector<ulong> primes = multimodular_primes(d.bound_bits, log2_length);
+  std::string text = number(primes.size()) + " primes of " + number(multimodular_prime_bits) + " bits with 2^" +
+                     number(log2_length) + " | p - 1 (";
+  for (size_t i = 0; i < primes.size(); i++) {
+    if (i == 4 && primes.size() > 6) {
+      text += ", ..., " + std::to_string(primes.back());
+      break;
+    }
+    text += (i ? ", " : "") + std::to_string(primes[i]);
+  }
+  return text + ")";
+}
+
+std::string multimodular_product(const EngineNote& n, const char* engine) {
+  const OperationDetail& d = n.detail;
+  const bool integer = std::strstr(n.what, "integer") != nullptr;
+  std::string text = integer ? "integer product as polynomials in 2^b of " + number(d.length1) + " and " +
+                                   number(d.length2) + " limbs"
+                             : product("product", n);
+  text += " through " + multimodular_primes_text(d) + " on the " + engine +
+          ": the bound |c_k| <= min(len a, len b) |a|_inf |b|_inf < 2^" + number(d.bound_bits) +
+          ", and the primes' product M >= 2^" + number(d.bound_bits + 1) +
+          " (one bit for the sign); both operands reduced mod each prime, one NTT product per prime, every "
+          "coefficient recombined by the CRT in symmetric representation (-M/2, M/2) (" +
+          crt_method_name(fastest_crt_method(d.primes)) + ")";
+  if (d.modulus_bits) text += ", the operands lifted to Z[x] with coefficients 0..p-1 and the product reduced mod p";
+  if (integer) text += ", then evaluated at 2^b (the carries)";
+  return text;
+}
+
 bool is(const EngineNote& n, const char* key) { return n.what && std::strcmp(n.what, key) == 0; }
 
 }  // namespace
@@ -147,6 +184,10 @@ std::string explain_note(const EngineNote& n) {
   } else if (is(n, "gpu crt product")) {
     text = product("product", n) + " on the GPU: NTT products modulo several word-size primes, recombined by the CRT, " +
            "reduced mod p (" + gpu_primes(d) + ")";
+  } else if (is(n, "gpu crt") || is(n, "gpu crt integer")) {
+    text = multimodular_product(n, "GPU");
+  } else if (is(n, "cpu crt")) {
+    text = multimodular_product(n, "CPU (FLINT nmod_poly_mul per prime)");
   } else if (is(n, "cpu ntt")) {
     text = "radix-2 FFT of length " + number(d.length1) + " over " + ring(d) + at_root(d) +
            ": iterative Cooley-Tukey, " + fft_counts(d.length1);

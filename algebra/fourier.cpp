@@ -91,9 +91,7 @@ Value to_vector(const std::vector<Fmpz>& items, const ModulusPtr& m) {
   return Value::vec(std::move(out));
 }
 
-// In-place iterative radix-2 NTT (bit reversal, then log2 n butterfly stages),
-// with the powers of w computed once. Word-size moduli use nmod arithmetic.
-void ntt_word(std::vector<ulong>& a, ulong w, const nmod_t& mod) {
+void bit_reverse(std::vector<ulong>& a) {
   const size_t n = a.size();
   for (size_t i = 1, j = 0; i < n; i++) {
     size_t bit = n >> 1;
@@ -101,18 +99,69 @@ void ntt_word(std::vector<ulong>& a, ulong w, const nmod_t& mod) {
     j ^= bit;
     if (i < j) std::swap(a[i], a[j]);
   }
-  std::vector<ulong> powers(std::max<size_t>(n / 2, 1));
-  powers[0] = 1;
-  for (size_t k = 1; k < n / 2; k++) powers[k] = nmod_mul(powers[k - 1], w, mod);
-  for (size_t len = 2; len <= n; len <<= 1) {
-    const size_t half = len / 2, stride = n / len;
-    for (size_t i = 0; i < n; i += len)
+}
+
+// The twiddles of every stage side by side: the stage of half-length h reads
+// tw[h + j] = w^(j n / 2h), j < h, contiguously. Built from the last stage's powers of w
+// (tw[h + j] = tw[2h + 2j]). With Shoup companions (pre), each product is two multiplications
+// and no division.
+struct StageTwiddles {
+  std::vector<ulong> tw, pre;
+};
+
+StageTwiddles stage_twiddles(size_t n, ulong w, const nmod_t& mod, bool with_companions) {
+  StageTwiddles t{std::vector<ulong>(n), {}};
+  const size_t half = n / 2;
+  t.tw[half] = 1;
+  for (size_t j = 1; j < half; j++) t.tw[half + j] = nmod_mul(t.tw[half + j - 1], w, mod);
+  for (size_t k = half; k-- > 1;) t.tw[k] = t.tw[2 * k];
+  if (with_companions) {
+    t.pre.resize(n);
+    for (size_t j = 0; j < half; j++) t.pre[half + j] = n_mulmod_precomp_shoup(t.tw[half + j], mod.n);
+    for (size_t k = half; k-- > 1;) t.pre[k] = t.pre[2 * k];
+  }
+  return t;
+}
+
+// The butterflies (a, b) -> (a + w b, a - w b) of all stages; p < 2^63, values in [0, p).
+void butterfly_stages_shoup(ulong* a, size_t n, const StageTwiddles& t, const ulong p) {
+  for (size_t half = 1; half < n; half <<= 1) {
+    const ulong* tw = t.tw.data() + half;
+    const ulong* pre = t.pre.data() + half;
+    for (ulong* block = a; block < a + n; block += 2 * half)
       for (size_t j = 0; j < half; j++) {
-        ulong u = a[i + j], v = nmod_mul(a[i + j + half], powers[j * stride], mod);
-        a[i + j] = nmod_add(u, v, mod);
-        a[i + j + half] = nmod_sub(u, v, mod);
+        const ulong top = block[j], v = n_mulmod_shoup(tw[j], block[j + half], pre[j], p);
+        const ulong difference = top - v, sum = top + v;  // no overflow: top, v < p < 2^63
+        block[j + half] = top < v ? difference + p : difference;
+        block[j] = sum >= p ? sum - p : sum;
       }
   }
+}
+
+void butterfly_stages_nmod(ulong* a, size_t n, const StageTwiddles& t, const nmod_t mod) {
+  for (size_t half = 1; half < n; half <<= 1) {
+    const ulong* tw = t.tw.data() + half;
+    for (ulong* block = a; block < a + n; block += 2 * half)
+      for (size_t j = 0; j < half; j++) {
+        const ulong top = block[j], v = nmod_mul(block[j + half], tw[j], mod);
+        block[j + half] = nmod_sub(top, v, mod);
+        block[j] = nmod_add(top, v, mod);
+      }
+  }
+}
+
+// In-place iterative radix-2 NTT: bit reversal, then log2 n butterfly stages.
+// Shoup products need p < 2^63 (FLINT's n_mulmod_shoup); larger word-size p use nmod_mul.
+void ntt_word(std::vector<ulong>& a, ulong w, const nmod_t& mod) {
+  const size_t n = a.size();
+  if (n < 2) return;
+  bit_reverse(a);
+  const bool shoup = mod.n < (ulong{1} << 63);
+  const StageTwiddles t = stage_twiddles(n, w, mod, shoup);
+  if (shoup)
+    butterfly_stages_shoup(a.data(), n, t, mod.n);
+  else
+    butterfly_stages_nmod(a.data(), n, t, mod);
 }
 
 void ntt_big(std::vector<Fmpz>& a, const fmpz* w, const fmpz_mod_ctx_struct* ctx) {

@@ -3,9 +3,11 @@
 #include "dispatch.hpp"
 #include "engine.hpp"
 #include "modpoly_ops.hpp"
+#include "multimodular.hpp"
 
 #include "gpu/ntt.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 
@@ -62,6 +64,53 @@ std::optional<ModPoly> multiply_on_gpu(const ModPoly& a, const ModPoly& b, GpuOp
   return r;
 }
 
+// What :timer and :explain say about a multi-modular product.
+OperationDetail multimodular_detail(const MultimodularPlan& plan, slong length1, slong length2) {
+  OperationDetail d = product_detail(length1, length2);
+  d.primes = static_cast<unsigned>(plan.primes.size());
+  d.bound_bits = plan.bound_bits;
+  return d;
+}
+
+void gpu_failure_notice(const std::exception& e, size_t length, const char* what) {
+  if (dynamic_cast<const gpu::OutOfMemory*>(&e))
+    post_notice("the GPU ran out of memory for " + std::string(what) + " of " + std::to_string(length) +
+                (std::string(what) == "an integer product" ? " bits" : " coefficients") + "; FLINT computed it");
+  else
+    post_notice(std::string("the GPU failed (") + e.what() + "); FLINT computed " + what);
+}
+
+// The Z[x] product through primes and the CRT on the GPU; nullopt (after a notice) when the GPU
+// could not do it.
+std::optional<ZPoly> multiply_z_on_gpu(const ZPoly& a, const ZPoly& b, MultimodularPlan& plan) {
+  try {
+    return multiply_multimodular(a, b, ProductEngine::Gpu, &plan);
+  } catch (const gpu::Error& e) {
+    gpu_failure_notice(e, static_cast<size_t>(a.length() + b.length() - 1), "the product");
+    return std::nullopt;
+  }
+}
+
+// Z/pZ[x] for p above 64 bits: the product in Z[x] on the GPU, reduced mod p.
+std::optional<ModPoly> multiply_big_modulus_on_gpu(const ModPoly& a, const ModPoly& b) {
+  MultimodularPlan plan;
+  try {
+    ModPoly r = multiply_multimodular(a, b, ProductEngine::Gpu, &plan);
+    OperationDetail d = multimodular_detail(plan, a.length(), b.length());
+    d.modulus_bits = static_cast<unsigned>(fmpz_bits(a.modulus()->value()));
+    engine_note("gpu crt", static_cast<double>(a.length() + b.length() - 1), d);
+    return r;
+  } catch (const gpu::Error& e) {
+    gpu_failure_notice(e, static_cast<size_t>(a.length() + b.length() - 1), "the product");
+    return std::nullopt;
+  }
+}
+
+bool wants_big_modulus_gpu(const ModPoly& a, const ModPoly& b) {
+  return !a.word() && !a.is_zero() && !b.is_zero() &&
+         use_gpu(GpuOperation::ProductZ, static_cast<size_t>(a.length() + b.length() - 1));
+}
+
 bool wants_gpu(const ModPoly& a, const ModPoly& b, GpuOperation& op) {
   if (!a.word() || a.is_zero() || b.is_zero()) return false;
   const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
@@ -75,6 +124,8 @@ ModPoly multiply(const ModPoly& a, const ModPoly& b) {
   GpuOperation op;
   if (same_modulus(a.modulus(), b.modulus()) && wants_gpu(a, b, op))
     if (auto r = multiply_on_gpu(a, b, op)) return std::move(*r);
+  if (same_modulus(a.modulus(), b.modulus()) && wants_big_modulus_gpu(a, b))
+    if (auto r = multiply_big_modulus_on_gpu(a, b)) return std::move(*r);
   double n = static_cast<double>(a.length() + b.length());
   engine_note(a.word() ? "flint nmod_poly_mul" : "flint fmpz_mod_poly_mul", n,
               product_detail(a, a.length(), b.length()));
@@ -82,11 +133,42 @@ ModPoly multiply(const ModPoly& a, const ModPoly& b) {
 }
 
 ZPoly multiply(const ZPoly& a, const ZPoly& b) {
+  if (!a.is_zero() && !b.is_zero()) {
+    const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
+    MultimodularPlan plan;
+    if (use_gpu(GpuOperation::ProductZ, length))
+      if (auto r = multiply_z_on_gpu(a, b, plan)) {
+        engine_note("gpu crt", static_cast<double>(length), multimodular_detail(plan, a.length(), b.length()));
+        return std::move(*r);
+      }
+  }
   double n = static_cast<double>(a.length() + b.length());
   engine_note("flint fmpz_poly_mul", n, product_detail(a.length(), b.length()));
   ZPoly r;
   fmpz_poly_mul(r.get(), a.get(), b.get());
   return r;
+}
+
+void multiply(fmpz_t out, const fmpz_t a, const fmpz_t b) {
+  // Small factors (no mpz behind them) never leave GMP: this is the scalar path of every `*`.
+  if (COEFF_IS_MPZ(*a) && COEFF_IS_MPZ(*b)) {
+    const ulong smaller_bits = std::min(fmpz_bits(a), fmpz_bits(b));
+    if (use_gpu(GpuOperation::ProductInteger, smaller_bits)) {
+      MultimodularPlan plan;
+      const ulong limb_bits = integer_limb_bits(fmpz_bits(a), fmpz_bits(b));
+      const slong limbs_a = static_cast<slong>((fmpz_bits(a) + limb_bits - 1) / limb_bits);
+      const slong limbs_b = static_cast<slong>((fmpz_bits(b) + limb_bits - 1) / limb_bits);
+      try {
+        multiply_integers_multimodular(out, a, b, ProductEngine::Gpu, &plan);
+        engine_note("gpu crt integer", static_cast<double>(limbs_a + limbs_b - 1),
+                    multimodular_detail(plan, limbs_a, limbs_b));
+        return;
+      } catch (const gpu::Error& e) {
+        gpu_failure_notice(e, smaller_bits, "an integer product");
+      }
+    }
+  }
+  fmpz_mul(out, a, b);
 }
 
 ModPoly power(const ModPoly& a, ulong e) {

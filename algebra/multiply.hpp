@@ -9,6 +9,8 @@ namespace cas {
 
 ModPoly multiply(const ModPoly& a, const ModPoly& b);
 ZPoly multiply(const ZPoly& a, const ZPoly& b);
+// out = a * b: GMP (fmpz_mul), or the multi-modular GPU product for huge factors.
+void multiply(fmpz_t out, const fmpz_t a, const fmpz_t b);
 ModPoly power(const ModPoly& a, ulong e);
 ZPoly power(const ZPoly& a, ulong e);
 

@@ -53,6 +53,7 @@ const Registry& builtins() {
     register_system_builtins(r);
     register_gpu_builtins(r);
     register_teaching_builtins(r);
+    register_multimodular_builtins(r);
     return r;
   }();
   return table;

@@ -59,5 +59,6 @@ void register_fourier_builtins(Registry& r);
 void register_system_builtins(Registry& r);
 void register_gpu_builtins(Registry& r);
 void register_teaching_builtins(Registry& r);
+void register_multimodular_builtins(Registry& r);
 
 }  // namespace cas

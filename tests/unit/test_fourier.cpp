@@ -143,8 +143,8 @@ TEST_CASE("fft agrees with the DFT by its definition, and ifft inverts it", "[fo
   for (int trial = 0; trial < trials(60); trial++) {
     const ulong log_n = n_randint(r.state, 8);  // n = 1 .. 128
     const ulong n = 1ul << log_n;
-    // word-size (nmod butterflies) and multi-word (fmpz_mod butterflies) primes
-    const ulong bits = trial % 2 ? 20 + n_randint(r.state, 43) : 70 + n_randint(r.state, 130);
+    // word-size primes (Shoup butterflies below 2^63, nmod above) and multi-word (fmpz_mod) ones
+    const ulong bits = trial % 2 ? 20 + n_randint(r.state, 45) : 70 + n_randint(r.state, 130);
     const Fmpz p = random_ntt_prime(r, bits, log_n + n_randint(r.state, 3));
     const ModulusPtr m = cas::make_modulus(p.get());
     const Value w = random_root(r, m, n);

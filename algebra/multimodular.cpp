@@ -1,0 +1,398 @@
+#include "multimodular.hpp"
+
+#include "error.hpp"
+#include "flint_util.hpp"
+
+#include "gpu/ntt.hpp"
+
+#include <flint/fmpz_vec.h>
+#include <flint/nmod_poly.h>
+#include <flint/ulong_extras.h>
+#include <gmp.h>
+
+#include <algorithm>
+#include <thread>
+
+namespace cas {
+
+const char* crt_method_name(CrtMethod method) {
+  switch (method) {
+    case CrtMethod::Automatic: return "automatic";
+    case CrtMethod::Garner: return "garner";
+    case CrtMethod::ProductTree: return "product tree";
+  }
+  return "?";
+}
+
+// Measured with `cas_unit_tests "[timing]"` on a 2-core host (FLINT 2.9, both threads), the
+// reconstruction alone of 2^16 coefficients, ms, Garner / product tree: 3 primes 12 / 16-27,
+// 6 primes 12 / 29, 9 primes 24 / 35, 14 primes 46 / 49, 33 primes 190-216 / 105-138, 98 primes
+// 1782 / 798, 323 primes 16551 / 6072. Garner's k^2/2 word products and limb products win while
+// the numbers are a few limbs; the product tree's subquadratic recombination from about 14 primes.
+CrtMethod fastest_crt_method(size_t prime_count) {
+  return prime_count < 14 ? CrtMethod::Garner : CrtMethod::ProductTree;
+}
+
+namespace {
+
+unsigned ceil_log2(ulong n) {
+  unsigned k = 0;
+  while ((ulong{1} << k) < n) k++;
+  return k;
+}
+
+// Runs f(begin, end) on disjoint ranges of [0, count) on up to hardware_concurrency threads,
+// each range at least `grain` long. f must not throw.
+template <class F>
+void parallel_ranges(size_t count, size_t grain, F&& f) {
+  const size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  const size_t threads = std::min(cores, std::max<size_t>(1, count / std::max<size_t>(grain, 1)));
+  if (threads <= 1) {
+    f(size_t{0}, count);
+    return;
+  }
+  auto begin = [&](size_t t) { return count * t / threads; };
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < threads; t++)
+    pool.emplace_back([&, t] {
+      f(begin(t), begin(t + 1));
+      flint_cleanup();  // FLINT's per-thread caches die with the thread
+    });
+  f(begin(0), begin(1));
+  for (auto& thread : pool) thread.join();
+}
+
+// FLINT's product tree over the primes (fmpz_comb_t); one temporary per thread.
+class Comb {
+ public:
+  explicit Comb(const std::vector<ulong>& primes) { fmpz_comb_init(comb_, primes.data(), static_cast<slong>(primes.size())); }
+  ~Comb() { fmpz_comb_clear(comb_); }
+  Comb(const Comb&) = delete;
+  Comb& operator=(const Comb&) = delete;
+  const fmpz_comb_struct* get() const { return comb_; }
+
+ private:
+  fmpz_comb_t comb_;
+};
+
+class CombTemp {
+ public:
+  explicit CombTemp(const Comb& comb) { fmpz_comb_temp_init(temp_, comb.get()); }
+  ~CombTemp() { fmpz_comb_temp_clear(temp_); }
+  CombTemp(const CombTemp&) = delete;
+  CombTemp& operator=(const CombTemp&) = delete;
+  fmpz_comb_temp_struct* get() { return temp_; }
+
+ private:
+  fmpz_comb_temp_t temp_;
+};
+
+// residues[j * length + i] = coeffs[i] mod primes[j], by fmpz_multi_mod_ui.
+std::vector<ulong> reduce_operand(const fmpz* coeffs, size_t length, const Comb& comb, size_t prime_count) {
+  std::vector<ulong> residues(prime_count * length);
+  parallel_ranges(length, 4096, [&](size_t begin, size_t end) {
+    CombTemp temp(comb);
+    std::vector<ulong> column(prime_count);
+    for (size_t i = begin; i < end; i++) {
+      fmpz_multi_mod_ui(column.data(), coeffs + i, comb.get(), temp.get());
+      for (size_t j = 0; j < prime_count; j++) residues[j * length + i] = column[j];
+    }
+  });
+  return residues;
+}
+
+struct Residues {
+  const ulong* a;
+  size_t length_a;
+  const ulong* b;
+  size_t length_b;
+};
+
+// products[j * (na + nb - 1) ...] = the product modulo primes[j]; FLINT on the CPU, the primes
+// split over the cores (each product is independent).
+std::vector<ulong> products_on_cpu(const Residues& r, const std::vector<ulong>& primes) {
+  const size_t length = r.length_a + r.length_b - 1;
+  std::vector<ulong> products(primes.size() * length);
+  parallel_ranges(primes.size(), 1, [&](size_t begin, size_t end) {
+    for (size_t j = begin; j < end; j++) {
+      nmod_t mod;
+      nmod_init(&mod, primes[j]);
+      const ulong* a = r.a + j * r.length_a;
+      const ulong* b = r.b + j * r.length_b;
+      // _nmod_poly_mul wants the longer operand first.
+      if (r.length_a >= r.length_b)
+        _nmod_poly_mul(products.data() + j * length, a, static_cast<slong>(r.length_a), b,
+                       static_cast<slong>(r.length_b), mod);
+      else
+        _nmod_poly_mul(products.data() + j * length, b, static_cast<slong>(r.length_b), a,
+                       static_cast<slong>(r.length_a), mod);
+    }
+  });
+  return products;
+}
+
+// The same on the GPU, host to host, one prime after the other (the engine has one stream).
+std::vector<ulong> products_on_gpu(const Residues& r, const std::vector<ulong>& primes) {
+  const size_t length = r.length_a + r.length_b - 1;
+  std::vector<ulong> products(primes.size() * length);
+  for (size_t j = 0; j < primes.size(); j++)
+    gpu::multiply_mod(r.a + j * r.length_a, r.length_a, r.b + j * r.length_b, r.length_b, primes[j],
+                      products.data() + j * length);
+  return products;
+}
+
+// ---- Garner's mixed-radix reconstruction ------------------------------------------------
+
+// x = v_0 + p_0 (v_1 + p_1 (v_2 + ...)) with digits v_j = (r_j - v_0 - p_0 v_1 - ...) / (p_0 ... p_{j-1})
+// mod p_j, computed as t = r_j; t = (t - v_i) p_i^-1 mod p_j for i < j (Shoup products: the
+// inverses are fixed).
+class Garner {
+ public:
+  explicit Garner(const std::vector<ulong>& primes) : primes_(primes), k_(primes.size()) {
+    inverse_.resize(k_ * k_);
+    inverse_shoup_.resize(k_ * k_);
+    for (size_t j = 0; j < k_; j++)
+      for (size_t i = 0; i < j; i++) {
+        const ulong inv = n_invmod(primes[i] % primes[j], primes[j]);
+        inverse_[j * k_ + i] = inv;
+        inverse_shoup_[j * k_ + i] = n_mulmod_precomp_shoup(inv, primes[j]);
+      }
+    modulus_.assign(k_ + 1, 0);
+    modulus_[0] = 1;
+    modulus_size_ = 1;
+    for (ulong p : primes) {
+      mp_limb_t carry = mpn_mul_1(modulus_.data(), modulus_.data(), static_cast<mp_size_t>(modulus_size_), p);
+      if (carry) modulus_[modulus_size_++] = carry;
+    }
+    half_.assign(modulus_size_, 0);
+    mpn_rshift(half_.data(), modulus_.data(), static_cast<mp_size_t>(modulus_size_), 1);
+  }
+
+  size_t scratch_size() const { return 2 * k_ + 1; }
+
+  // out = the symmetric residue of (r_0, ..., r_{k-1}) (residues r_j = residues[j * stride]).
+  void reconstruct(fmpz_t out, const ulong* residues, size_t stride, ulong* scratch) const {
+    ulong* digits = scratch;
+    mp_limb_t* x = scratch + k_;
+    mixed_radix_digits(digits, residues, stride);
+    mp_size_t n = horner(x, digits);
+    const bool negative = greater_than_half(x, n);
+    if (negative) {
+      // M - x, with x < M.
+      mpn_sub(x, modulus_.data(), static_cast<mp_size_t>(modulus_size_), x, n);
+      n = static_cast<mp_size_t>(modulus_size_);
+      while (n > 0 && x[n - 1] == 0) n--;
+    }
+    fmpz_set_ui_array(out, x, std::max<mp_size_t>(n, 1));
+    if (negative) fmpz_neg(out, out);
+  }
+
+ private:
+  static ulong reduce_below(ulong v, ulong p) { return v < p ? v : v - p < p ? v - p : v % p; }
+
+  void mixed_radix_digits(ulong* digits, const ulong* residues, size_t stride) const {
+    for (size_t j = 0; j < k_; j++) {
+      const ulong p = primes_[j];
+      ulong t = residues[j * stride];
+      for (size_t i = 0; i < j; i++) {
+        const ulong v = reduce_below(digits[i], p);
+        t = t >= v ? t - v : t + (p - v);
+        t = n_mulmod_shoup(inverse_[j * k_ + i], t, inverse_shoup_[j * k_ + i], p);
+      }
+      digits[j] = t;
+    }
+  }
+
+  // x = sum_j digits[j] p_0 ... p_{j-1}; returns its size in limbs (0 for zero).
+  mp_size_t horner(mp_limb_t* x, const ulong* digits) const {
+    x[0] = digits[k_ - 1];
+    mp_size_t n = x[0] != 0;
+    for (size_t i = k_ - 1; i-- > 0;) {
+      if (n > 0) {
+        mp_limb_t carry = mpn_mul_1(x, x, n, primes_[i]);
+        if (carry) x[n++] = carry;
+      }
+      if (n == 0) {
+        x[0] = digits[i];
+        n = x[0] != 0;
+      } else if (mpn_add_1(x, x, n, digits[i])) {
+        x[n++] = 1;
+      }
+    }
+    return n;
+  }
+
+  bool greater_than_half(const mp_limb_t* x, mp_size_t n) const {
+    mp_size_t h = static_cast<mp_size_t>(modulus_size_);
+    while (h > 0 && half_[h - 1] == 0) h--;
+    if (n != h) return n > h;
+    return mpn_cmp(x, half_.data(), n) > 0;
+  }
+
+  std::vector<ulong> primes_;
+  size_t k_;
+  std::vector<ulong> inverse_, inverse_shoup_;  // [j * k + i] = p_i^-1 mod p_j, i < j
+  std::vector<mp_limb_t> modulus_, half_;       // M = p_0 ... p_{k-1} and floor(M / 2)
+  size_t modulus_size_ = 0;
+};
+
+ulong max_coefficient_bits(const ZPoly& f) {
+  const slong bits = _fmpz_vec_max_bits(f.get()->coeffs, f.length());
+  return static_cast<ulong>(bits < 0 ? -bits : bits);
+}
+
+// Evaluates c at x = 2^b for coefficients 0 <= c_k < 2^(3b): c_{3j+r} packed into fields of 3b
+// bits (fmpz_poly_bit_pack: they fit, no carries inside), the three sums added at shifts r b.
+void evaluate_at_power_of_two(fmpz_t out, const ZPoly& c, ulong b) {
+  fmpz_zero(out);
+  Fmpz part;
+  for (slong r = 0; r < 3 && r < c.length(); r++) {
+    ZPoly strided;
+    const slong count = (c.length() - r + 2) / 3;
+    fmpz_poly_fit_length(strided.get(), count);
+    for (slong j = 0; j < count; j++) fmpz_set(strided.get()->coeffs + j, c.coeff(3 * j + r));
+    _fmpz_poly_set_length(strided.get(), count);
+    _fmpz_poly_normalise(strided.get());
+    fmpz_poly_bit_pack(part.get(), strided.get(), 3 * b);
+    fmpz_mul_2exp(part.get(), part.get(), static_cast<ulong>(r) * b);
+    fmpz_add(out, out, part.get());
+  }
+}
+
+}  // namespace
+
+void reconstruct_symmetric(fmpz* out, const std::vector<ulong>& products, size_t length, const std::vector<ulong>& primes,
+                 CrtMethod method) {
+  const size_t k = primes.size();
+  if (method == CrtMethod::Automatic) method = fastest_crt_method(k);
+  if (method == CrtMethod::Garner) {
+    const Garner garner(primes);
+    parallel_ranges(length, 1024, [&](size_t begin, size_t end) {
+      std::vector<ulong> scratch(garner.scratch_size());
+      for (size_t i = begin; i < end; i++) garner.reconstruct(out + i, products.data() + i, length, scratch.data());
+    });
+    return;
+  }
+  const Comb comb(primes);
+  parallel_ranges(length, 1024, [&](size_t begin, size_t end) {
+    CombTemp temp(comb);
+    std::vector<ulong> column(k);
+    for (size_t i = begin; i < end; i++) {
+      for (size_t j = 0; j < k; j++) column[j] = products[j * length + i];
+      fmpz_multi_CRT_ui(out + i, column.data(), comb.get(), temp.get(), 1);
+    }
+  });
+}
+
+std::vector<ulong> multimodular_primes(ulong bound_bits, unsigned log2_length) {
+  // M >= 2^(bound_bits + 1) exactly when M (odd, > 1) has at least bound_bits + 2 bits.
+  const ulong needed_bits = bound_bits + 2;
+  const size_t estimate = static_cast<size_t>(needed_bits / (multimodular_prime_bits - 1) + 1);
+  std::vector<ulong> candidates = gpu::ntt_primes(multimodular_prime_bits, static_cast<int>(log2_length), estimate);
+  std::vector<ulong> primes;
+  Fmpz product(ulong{1});
+  for (ulong p : candidates) {
+    if (fmpz_bits(product.get()) >= needed_bits) break;
+    primes.push_back(p);
+    fmpz_mul_ui(product.get(), product.get(), p);
+  }
+  if (fmpz_bits(product.get()) < needed_bits)
+    throw DomainError("not enough " + std::to_string(multimodular_prime_bits) + "-bit NTT primes for a product of " +
+                      "length 2^" + std::to_string(log2_length) + " with coefficients of " +
+                      std::to_string(bound_bits) + " bits");
+  return primes;
+}
+
+MultimodularPlan plan_multimodular(const ZPoly& a, const ZPoly& b) {
+  MultimodularPlan plan;
+  if (a.is_zero() || b.is_zero()) return plan;
+  const ulong shorter = static_cast<ulong>(std::min(a.length(), b.length()));
+  plan.bound_bits = max_coefficient_bits(a) + max_coefficient_bits(b) + ceil_log2(shorter);
+  plan.log2_length = ceil_log2(static_cast<ulong>(a.length() + b.length() - 1));
+  plan.primes = multimodular_primes(plan.bound_bits, plan.log2_length);
+  return plan;
+}
+
+ZPoly multiply_with_primes(const ZPoly& a, const ZPoly& b, const std::vector<ulong>& primes, ProductEngine engine,
+                           CrtMethod method) {
+  ZPoly c;
+  if (a.is_zero() || b.is_zero() || primes.empty()) return c;
+  const size_t la = static_cast<size_t>(a.length()), lb = static_cast<size_t>(b.length());
+  const size_t length = la + lb - 1;
+  std::vector<ulong> products;
+  {
+    const Comb comb(primes);
+    const std::vector<ulong> ra = reduce_operand(a.get()->coeffs, la, comb, primes.size());
+    const std::vector<ulong> rb = reduce_operand(b.get()->coeffs, lb, comb, primes.size());
+    const Residues residues{ra.data(), la, rb.data(), lb};
+    products = engine == ProductEngine::Gpu ? products_on_gpu(residues, primes) : products_on_cpu(residues, primes);
+  }
+  fmpz_poly_fit_length(c.get(), static_cast<slong>(length));
+  reconstruct_symmetric(c.get()->coeffs, products, length, primes, method);
+  _fmpz_poly_set_length(c.get(), static_cast<slong>(length));
+  _fmpz_poly_normalise(c.get());
+  return c;
+}
+
+ZPoly multiply_multimodular(const ZPoly& a, const ZPoly& b, ProductEngine engine, MultimodularPlan* plan_out) {
+  MultimodularPlan plan = plan_multimodular(a, b);
+  ZPoly c = multiply_with_primes(a, b, plan.primes, engine);
+  if (plan_out) *plan_out = std::move(plan);
+  return c;
+}
+
+namespace {
+// A polynomial over Z/pZ as one in Z[x] with coefficients 0..p-1.
+ZPoly lift(const ModPoly& f) {
+  ZPoly z;
+  Fmpz c;
+  fmpz_poly_fit_length(z.get(), f.length());
+  for (slong i = 0; i < f.length(); i++) {
+    f.coeff(c.get(), i);
+    fmpz_set(z.get()->coeffs + i, c.get());
+  }
+  _fmpz_poly_set_length(z.get(), f.length());
+  return z;
+}
+}  // namespace
+
+ModPoly multiply_multimodular(const ModPoly& a, const ModPoly& b, ProductEngine engine, MultimodularPlan* plan_out) {
+  const ZPoly c = multiply_multimodular(lift(a), lift(b), engine, plan_out);
+  ModPoly r(a.modulus());
+  if (r.word())
+    fmpz_poly_get_nmod_poly(r.nmod(), c.get());
+  else
+    fmpz_mod_poly_set_fmpz_poly(r.big(), c.get(), r.ctx());
+  return r;
+}
+
+ulong integer_limb_bits(ulong bits_a, ulong bits_b) {
+  // Three primes of more than 61 bits hold 183 bits: 2b + ceil(log2(limbs of the shorter
+  // factor)) + 1 (the sign bit of the bound) must stay below, with at least 64-bit limbs counted.
+  // Fewer, shorter limbs with two primes cost about the same (2/50 against 3/80 transforms per
+  // input bit); three keep the limbs above a word.
+  const ulong shorter_limbs = std::min(bits_a, bits_b) / 64 + 1;
+  return (182 - ceil_log2(shorter_limbs)) / 2;
+}
+
+void multiply_integers_multimodular(fmpz_t out, const fmpz_t a, const fmpz_t b, ProductEngine engine,
+                                    MultimodularPlan* plan_out) {
+  if (fmpz_is_zero(a) || fmpz_is_zero(b)) {
+    fmpz_zero(out);
+    if (plan_out) *plan_out = MultimodularPlan{};
+    return;
+  }
+  const int sign = fmpz_sgn(a) * fmpz_sgn(b);
+  const ulong limb_bits = integer_limb_bits(fmpz_bits(a), fmpz_bits(b));
+  Fmpz magnitude;
+  ZPoly pa, pb;
+  fmpz_abs(magnitude.get(), a);
+  fmpz_poly_bit_unpack_unsigned(pa.get(), magnitude.get(), limb_bits);
+  fmpz_abs(magnitude.get(), b);
+  fmpz_poly_bit_unpack_unsigned(pb.get(), magnitude.get(), limb_bits);
+  const ZPoly c = multiply_multimodular(pa, pb, engine, plan_out);
+  evaluate_at_power_of_two(out, c, limb_bits);
+  if (sign < 0) fmpz_neg(out, out);
+}
+
+}  // namespace cas

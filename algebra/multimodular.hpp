@@ -1,0 +1,71 @@
+#pragma once
+// Products in Z[x], and of huge integers, through word-size NTT primes: reduce both operands
+// modulo k primes, multiply modulo each prime on an engine (the GPU, or FLINT's nmod_poly_mul on
+// the CPU), and reconstruct every coefficient by the CRT in symmetric representation. k comes
+// from a proven bound on the product's coefficients, so the result always equals fmpz_poly_mul's
+// (resp. fmpz_mul's), on either engine.
+#include "modpoly.hpp"
+#include "zpoly.hpp"
+
+#include <flint/fmpz.h>
+
+#include <vector>
+
+namespace cas {
+
+enum class ProductEngine { Cpu, Gpu };
+
+// How the residues become integers again: Garner's mixed-radix form (digits by word-size Shoup
+// products, then a Horner loop on limbs) or FLINT's product tree (fmpz_comb_t, fmpz_multi_CRT_ui);
+// Automatic picks the faster for the prime count (measured: see multimodular.cpp).
+enum class CrtMethod { Automatic, Garner, ProductTree };
+const char* crt_method_name(CrtMethod method);
+CrtMethod fastest_crt_method(size_t prime_count);
+
+// The transform primes have 62 bits: below 2^62 the GPU's 64-bit kernels keep values lazily in
+// [0, 2p) (gpu/README.md), and a 62-bit prime carries twice the bits of a 31-bit one. The 31-bit
+// kernels are about twice as fast per transform (half the bytes), but the host-to-host product
+// is bound by the PCIe transfers, which take 64-bit words either way, and by the reduction and
+// the CRT on the CPU, which cost per prime: half as many primes wins end to end.
+constexpr int multimodular_prime_bits = 62;
+
+struct MultimodularPlan {
+  std::vector<ulong> primes;  // largest first; 2^log2_length divides every p - 1
+  ulong bound_bits = 0;       // |c_k| < 2^bound_bits for every coefficient of the product
+  unsigned log2_length = 0;   // ceil(log2(length of the product))
+};
+
+// The primes for a product of these operands: |c_k| <= min(len a, len b) |a|_inf |b|_inf
+// < 2^bound_bits, and the primes' product M >= 2^(bound_bits + 1) > 2 |c_k| (one bit for the
+// sign), so the symmetric residue mod M is c_k. Empty for a zero operand.
+MultimodularPlan plan_multimodular(const ZPoly& a, const ZPoly& b);
+// The primes plan_multimodular would pick for this bound and product length.
+std::vector<ulong> multimodular_primes(ulong bound_bits, unsigned log2_length);
+
+// a * b; plan_out (may be null) receives the plan. Throws what the GPU engine throws
+// (gpu::OutOfMemory, gpu::Error) on the Gpu engine.
+ZPoly multiply_multimodular(const ZPoly& a, const ZPoly& b, ProductEngine engine,
+                            MultimodularPlan* plan_out = nullptr);
+// Z/pZ[x] (any p; meant for p above 64 bits): both operands lifted to Z[x] with coefficients
+// 0..p-1, multiplied as above, reduced mod p. plan_out receives the Z[x] plan.
+ModPoly multiply_multimodular(const ModPoly& a, const ModPoly& b, ProductEngine engine,
+                              MultimodularPlan* plan_out = nullptr);
+// The same with the caller's primes (each < 2^63, pairwise coprime, 2^log2(length) | p - 1 on the
+// GPU engine): the symmetric residue of a * b modulo their product, exact only when the product
+// exceeds 2 |c_k|. For tests and the benchmark.
+ZPoly multiply_with_primes(const ZPoly& a, const ZPoly& b, const std::vector<ulong>& primes, ProductEngine engine,
+                           CrtMethod method = CrtMethod::Automatic);
+
+// out[i] = the symmetric residue (in (-M/2, M/2), M the primes' product) of the residues
+// residues[j * length + i] modulo primes[j], for i < length; in parallel over coefficient ranges.
+void reconstruct_symmetric(fmpz* out, const std::vector<ulong>& residues, size_t length,
+                           const std::vector<ulong>& primes, CrtMethod method = CrtMethod::Automatic);
+
+// out = a * b for integers: |a| and |b| split into limbs of limb_bits bits (a polynomial at
+// x = 2^limb_bits), one product in Z[x] above, evaluated back at 2^limb_bits (the carries).
+void multiply_integers_multimodular(fmpz_t out, const fmpz_t a, const fmpz_t b, ProductEngine engine,
+                                    MultimodularPlan* plan_out = nullptr);
+// The limb size for factors of these bit sizes: the largest that keeps the product in 3 primes.
+ulong integer_limb_bits(ulong bits_a, ulong bits_b);
+
+}  // namespace cas

@@ -1,0 +1,141 @@
+// cas-bench-crt: multi-modular products (algebra/multimodular.hpp) on the GPU, end to end from
+// FLINT operands to a FLINT result, against fmpz_poly_mul and mpz_mul measured in the same run.
+// One table: Z[x] products of length 2^12, 2^16, 2^20 with 64- and 1000-bit coefficients, and
+// integer products of 10^6, 10^7, 10^8 bits. Every result is checked against the reference.
+//   cas-bench-crt [--reps N] [--flint-max-log K] [--cpu 1]
+// FLINT rows above 2^K are not timed ("-"); --cpu 1 runs the same path on the CPU engine
+// (nmod_poly_mul per prime), for comparison and on machines without a GPU.
+#include "algebra/flint_util.hpp"
+#include "algebra/multimodular.hpp"
+#include "gpu/ntt.hpp"
+
+#include <flint/fmpz_poly.h>
+#include <flint/ulong_extras.h>
+#include <gmp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+template <class F>
+double median_ms(int reps, F&& f) {
+  std::vector<double> t;
+  for (int i = 0; i < reps; i++) {
+    const auto start = Clock::now();
+    f();
+    t.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+struct Options {
+  int reps = 3;
+  int flint_max_log = 20;
+  cas::ProductEngine engine = cas::ProductEngine::Gpu;
+};
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--reps")) o.reps = std::max(1, std::atoi(argv[i + 1]));
+    else if (!std::strcmp(argv[i], "--flint-max-log")) o.flint_max_log = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--cpu") && std::atoi(argv[i + 1])) o.engine = cas::ProductEngine::Cpu;
+  }
+  return o;
+}
+
+void print_row(const char* what, const std::string& size, size_t primes, double reference_ms, double gpu_ms,
+               bool correct) {
+  char reference[32] = "-", ratio[32] = "-";
+  if (reference_ms >= 0) {
+    std::snprintf(reference, sizeof reference, "%.2f", reference_ms);
+    std::snprintf(ratio, sizeof ratio, "%.1fx", reference_ms / gpu_ms);
+  }
+  std::printf("%-22s %-16s %6zu %14s %12.2f %10s %s\n", what, size.c_str(), primes, reference, gpu_ms, ratio,
+              correct ? "ok" : "WRONG");
+  std::fflush(stdout);
+}
+
+// n coefficients of exactly `bits` bits, random signs (the worst case of the prime count).
+cas::ZPoly full_size_poly(flint_rand_t state, slong n, unsigned long bits) {
+  cas::ZPoly f;
+  fmpz_poly_fit_length(f.get(), n);
+  for (slong i = 0; i < n; i++) {
+    fmpz_randbits(f.get()->coeffs + i, state, bits);
+    if (n_randint(state, 2)) fmpz_neg(f.get()->coeffs + i, f.get()->coeffs + i);
+  }
+  _fmpz_poly_set_length(f.get(), n);
+  return f;
+}
+
+void bench_polynomials(const Options& o, flint_rand_t state) {
+  for (int log_length : {12, 16, 20})
+    for (unsigned long bits : {64ul, 1000ul}) {
+      const slong n = slong{1} << (log_length - 1);  // two operands of 2^(k-1): product length ~2^k
+      const cas::ZPoly a = full_size_poly(state, n, bits), b = full_size_poly(state, n, bits);
+      cas::ZPoly expected;
+      cas::MultimodularPlan plan;
+      cas::ZPoly c = cas::multiply_multimodular(a, b, o.engine, &plan);  // warm-up
+      const double gpu = median_ms(o.reps, [&] { c = cas::multiply_multimodular(a, b, o.engine); });
+      double flint = -1;
+      if (log_length <= o.flint_max_log)
+        flint = median_ms(log_length >= 20 ? 1 : o.reps, [&] { fmpz_poly_mul(expected.get(), a.get(), b.get()); });
+      else
+        fmpz_poly_mul(expected.get(), a.get(), b.get());
+      print_row("Z[x] fmpz_poly_mul", "2^" + std::to_string(log_length) + " x " + std::to_string(bits) + "b",
+                plan.primes.size(), flint, gpu, fmpz_poly_equal(c.get(), expected.get()));
+    }
+}
+
+void bench_integers(const Options& o, flint_rand_t state) {
+  for (unsigned long bits : {1000000ul, 10000000ul, 100000000ul}) {
+    cas::Fmpz a, b, c, expected;
+    fmpz_randbits(a.get(), state, bits);
+    fmpz_randbits(b.get(), state, bits);
+    mpz_t x, y, z;
+    mpz_inits(x, y, z, nullptr);
+    fmpz_get_mpz(x, a.get());
+    fmpz_get_mpz(y, b.get());
+    cas::MultimodularPlan plan;
+    cas::multiply_integers_multimodular(c.get(), a.get(), b.get(), o.engine, &plan);  // warm-up
+    const double gpu = median_ms(o.reps, [&] {
+      cas::multiply_integers_multimodular(c.get(), a.get(), b.get(), o.engine);
+    });
+    const double gmp = median_ms(o.reps, [&] { mpz_mul(z, x, y); });
+    fmpz_set_mpz(expected.get(), z);
+    print_row("Z mpz_mul", "10^" + std::to_string(static_cast<int>(std::to_string(bits).size() - 1)) + " bits",
+              plan.primes.size(), gmp, gpu, fmpz_equal(c.get(), expected.get()));
+    mpz_clears(x, y, z, nullptr);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options o = parse(argc, argv);
+  const bool on_gpu = o.engine == cas::ProductEngine::Gpu;
+  if (on_gpu && !cas::gpu::available()) {
+    std::printf("SKIPPED: %s\n", cas::gpu::describe().c_str());
+    return 0;
+  }
+  std::printf("# engine %s: %s; FLINT %s one core, GMP %s; medians of %d runs (FLINT 2^20: one run), ms end to end\n",
+              on_gpu ? "gpu" : "cpu", cas::gpu::describe().c_str(), FLINT_VERSION, gmp_version, o.reps);
+  std::printf("%-22s %-16s %6s %14s %12s %10s %s\n", "product (reference)", "size", "primes", "reference ms",
+              "crt ms", "ref/crt", "check");
+  flint_rand_t state;
+  flint_randinit(state);
+  bench_polynomials(o, state);
+  bench_integers(o, state);
+  flint_randclear(state);
+  flint_cleanup();
+  return 0;
+}

@@ -1,0 +1,72 @@
+// multimodular(f, g): the product in Z[x] (or Z/pZ[x]) through word-size primes and the CRT,
+// with the primes and the bound it used (algebra/multimodular.hpp), for those who learn it.
+#include "algebra/dispatch.hpp"
+#include "algebra/engine.hpp"
+#include "algebra/multimodular.hpp"
+#include "gpu/ntt.hpp"
+#include "poly_args.hpp"
+
+namespace cas {
+
+namespace {
+
+// The GPU when it is usable and not switched off, else the CPU: the result is the same.
+bool multimodular_on_gpu() { return gpu_usable() && gpu_mode() != GpuMode::Off; }
+
+Value primes_value(const std::vector<ulong>& primes) {
+  std::vector<Value> items;
+  items.reserve(primes.size());
+  for (ulong p : primes) items.push_back(Value::integer(Fmpz(p).get()));
+  return Value::vec(std::move(items));
+}
+
+// The product on one engine, noted for :timer and :explain.
+template <class Poly>
+Poly multimodular_product(const Poly& a, const Poly& b, ProductEngine engine, MultimodularPlan& plan) {
+  Poly c = multiply_multimodular(a, b, engine, &plan);
+  OperationDetail d;
+  d.length1 = static_cast<size_t>(a.length());
+  d.length2 = static_cast<size_t>(b.length());
+  d.primes = static_cast<unsigned>(plan.primes.size());
+  d.bound_bits = plan.bound_bits;
+  if constexpr (std::is_same_v<Poly, ModPoly>) d.modulus_bits = static_cast<unsigned>(fmpz_bits(a.modulus()->value()));
+  if (!plan.primes.empty())
+    engine_note(engine == ProductEngine::Gpu ? "gpu crt" : "cpu crt", static_cast<double>(a.length() + b.length() - 1), d);
+  return c;
+}
+
+template <class Poly>
+Poly multimodular_any_engine(const Poly& a, const Poly& b, MultimodularPlan& plan) {
+  if (multimodular_on_gpu()) {
+    try {
+      return multimodular_product(a, b, ProductEngine::Gpu, plan);
+    } catch (const gpu::Error& e) {
+      post_notice(std::string("the GPU failed (") + e.what() + "); multimodular ran on the CPU");
+    }
+  }
+  return multimodular_product(a, b, ProductEngine::Cpu, plan);
+}
+
+Value builtin_multimodular(CallContext& c) {
+  MultimodularPlan plan;
+  Value product;
+  if (ModulusPtr m = poly_ring(c, {0, 1}, "multimodular"))
+    product = Value::modpoly(multimodular_any_engine(modpoly_arg(c, 0, m), modpoly_arg(c, 1, m), plan));
+  else
+    product = Value::zpoly(multimodular_any_engine(zpoly_arg(c, 0), zpoly_arg(c, 1), plan));
+  return Value::vec({std::move(product), primes_value(plan.primes), Value::integer(static_cast<slong>(plan.bound_bits))});
+}
+
+}  // namespace
+
+void register_multimodular_builtins(Registry& r) {
+  r.reg("multimodular", 2, builtin_multimodular,
+        "multimodular(f, g): [f*g, primes, b]: the product in Z[x] computed modulo word-size NTT primes (62 "
+        "bits, 2^k | p-1 for the transform length 2^k) and recombined by the CRT in symmetric representation. "
+        "b bounds the product's coefficients, |c_k| <= min(len f, len g) |f|_inf |g|_inf < 2^b, and the primes "
+        "are the fewest whose product exceeds 2^(b+1) (one bit for the sign). Over Z/pZ the operands are lifted "
+        "to coefficients 0..p-1 and the product reduced mod p. Runs on the GPU when there is one, else on the "
+        "CPU: the result is the same. multimodular(0, f) = [0, [], 0].");
+}
+
+}  // namespace cas

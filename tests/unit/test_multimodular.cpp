@@ -1,0 +1,381 @@
+// Multi-modular products (algebra/multimodular.hpp) against independent oracles: fmpz_poly_mul,
+// fmpz_mod_poly_mul and mpz_mul, on fresh random inputs (the seed is printed on failure and can
+// be fixed with CAS_TEST_SEED), trials scaled by CAS_TEST_MULTIPLIER. The CPU engine runs
+// everywhere; the same tests on the GPU engine are tagged [gpu] and skip without a device.
+#include "algebra/dispatch.hpp"
+#include "algebra/engine.hpp"
+#include "algebra/explain.hpp"
+#include "algebra/multimodular.hpp"
+#include "algebra/multiply.hpp"
+#include "flint_support.hpp"
+#include "interpreter_support.hpp"
+
+#include "gpu/ntt.hpp"
+
+#include <catch2/catch.hpp>
+#include <flint/fmpz_mod_poly.h>
+#include <flint/fmpz_poly.h>
+#include <flint/fmpz_vec.h>
+#include <gmp.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <random>
+
+namespace {
+
+using cas::CrtMethod;
+using cas::ProductEngine;
+using cas::ZPoly;
+
+// FLINT's random state seeded afresh for every test (or from CAS_TEST_SEED).
+struct FreshRandom {
+  cas::test::Random random;
+  ulong seed;
+  FreshRandom() {
+    const char* fixed = std::getenv("CAS_TEST_SEED");
+    seed = fixed ? std::strtoul(fixed, nullptr, 10) : std::random_device{}();
+    flint_randseed(random.state, seed, seed ^ 0x9e3779b97f4a7c15ull);
+  }
+  flint_rand_t& state() { return random.state; }
+};
+
+// Signed coefficients of up to `bits` bits, biased to edge cases (zeros, +-(2^k - 1)).
+ZPoly random_zpoly(flint_rand_t state, slong length, ulong bits) {
+  ZPoly f;
+  fmpz_poly_randtest(f.get(), state, length, bits);
+  return f;
+}
+
+// Every coefficient equal to `value`: the largest |c_k| for a given length and size.
+ZPoly constant_coefficients(slong length, const fmpz_t value) {
+  ZPoly f;
+  for (slong i = length - 1; i >= 0; i--) fmpz_poly_set_coeff_fmpz(f.get(), i, value);
+  return f;
+}
+
+ZPoly flint_product(const ZPoly& a, const ZPoly& b) {
+  ZPoly c;
+  fmpz_poly_mul(c.get(), a.get(), b.get());
+  return c;
+}
+
+bool equal(const ZPoly& a, const ZPoly& b) { return fmpz_poly_equal(a.get(), b.get()); }
+
+std::string describe(const ZPoly& f) {
+  return "length " + std::to_string(f.length()) + ", " +
+         std::to_string(std::labs(_fmpz_vec_max_bits(f.get()->coeffs, f.length()))) + " bits";
+}
+
+void check_product(const ZPoly& a, const ZPoly& b, ProductEngine engine) {
+  INFO("a: " << describe(a) << "; b: " << describe(b));
+  cas::MultimodularPlan plan;
+  const ZPoly c = cas::multiply_multimodular(a, b, engine, &plan);
+  INFO(plan.primes.size() << " primes, bound 2^" << plan.bound_bits);
+  CHECK(equal(c, flint_product(a, b)));
+}
+
+struct Shape {
+  slong length_a, length_b;
+  ulong bits;
+};
+
+// Lengths 1..2^16 (2^20 on the GPU), coefficient sizes 1..10,000 bits, unequal lengths.
+const Shape fixed_shapes[] = {{1, 1, 1},        {1, 1, 10000},     {1, 700, 64},       {700, 1, 3000},
+                              {2, 3, 62},       {5, 8, 10000},     {100, 37, 1000},    {1000, 999, 61},
+                              {4096, 4096, 64}, {4096, 100, 1000}, {65536, 65536, 1}, {65536, 65536, 64},
+                              {65535, 2, 200},  {300, 300, 10000}};
+
+void run_differential(ProductEngine engine, int random_trials, const std::vector<Shape>& extra) {
+  FreshRandom r;
+  INFO("seed " << r.seed);
+  for (int t = 0; t < random_trials; t++) {
+    const slong la = static_cast<slong>(n_randint(r.state(), 300)) + 1;
+    const slong lb = static_cast<slong>(n_randint(r.state(), 300)) + 1;
+    const ulong bits = n_randint(r.state(), t % 4 == 0 ? 3000 : 200) + 1;
+    check_product(random_zpoly(r.state(), la, bits), random_zpoly(r.state(), lb, n_randint(r.state(), bits) + 1),
+                  engine);
+  }
+  for (const Shape& s : fixed_shapes) check_product(random_zpoly(r.state(), s.length_a, s.bits), random_zpoly(r.state(), s.length_b, s.bits), engine);
+  for (const Shape& s : extra) check_product(random_zpoly(r.state(), s.length_a, s.bits), random_zpoly(r.state(), s.length_b, s.bits), engine);
+}
+
+// The extremal inputs -(2^bits - 1) everywhere, of length n: c_{n-1} = n (2^bits - 1)^2 is
+// within a hair of the bound n 2^(2 bits), so k primes must suffice and k - 1 must not.
+void check_boundary(slong n, ulong bits, ProductEngine engine) {
+  cas::Fmpz value;
+  fmpz_one(value.get());
+  fmpz_mul_2exp(value.get(), value.get(), bits);
+  fmpz_sub_ui(value.get(), value.get(), 1);
+  fmpz_neg(value.get(), value.get());
+  const ZPoly a = constant_coefficients(n, value.get());
+  const cas::MultimodularPlan plan = cas::plan_multimodular(a, a);
+  INFO("length " << n << ", " << bits << "-bit coefficients: " << plan.primes.size() << " primes");
+  const ZPoly expected = flint_product(a, a);
+  CHECK(equal(cas::multiply_multimodular(a, a, engine), expected));
+  std::vector<ulong> one_fewer(plan.primes.begin(), plan.primes.end() - 1);
+  CHECK_FALSE(equal(cas::multiply_with_primes(a, a, one_fewer, engine), expected));
+}
+
+// The smallest coefficient size at which a product of length-n operands needs one more prime
+// than at one bit less.
+ulong next_prime_boundary(slong n, ulong from_bits) {
+  const unsigned log2_length = static_cast<unsigned>(std::ceil(std::log2(2.0 * n - 1)));
+  const ulong log2_n = static_cast<ulong>(std::ceil(std::log2(static_cast<double>(n))));
+  size_t count = cas::multimodular_primes(2 * from_bits + log2_n, log2_length).size();
+  for (ulong bits = from_bits + 1;; bits++)
+    if (cas::multimodular_primes(2 * bits + log2_n, log2_length).size() > count) return bits;
+}
+
+void run_boundaries(ProductEngine engine, slong max_length) {
+  for (slong n : {slong{1}, slong{16}, slong{1000}, max_length})
+    for (ulong from : {ulong{1}, ulong{200}, ulong{1500}}) {
+      const ulong bits = next_prime_boundary(n, from);
+      check_boundary(n, bits - 1, engine);
+      check_boundary(n, bits, engine);
+    }
+}
+
+void check_modular(const fmpz_t p, slong la, slong lb, ProductEngine engine, flint_rand_t state) {
+  const cas::ModulusPtr m = cas::make_modulus(p);
+  cas::ModPoly a(m), b(m), expected(m);
+  fmpz_mod_poly_randtest(a.big(), state, la, m->ctx());
+  fmpz_mod_poly_randtest(b.big(), state, lb, m->ctx());
+  fmpz_mod_poly_mul(expected.big(), a.big(), b.big(), m->ctx());
+  const cas::ModPoly c = cas::multiply_multimodular(a, b, engine);
+  INFO("p of " << fmpz_bits(p) << " bits, lengths " << la << " and " << lb);
+  CHECK(fmpz_mod_poly_equal(c.big(), expected.big(), m->ctx()));
+}
+
+void run_modular(ProductEngine engine, slong max_length) {
+  FreshRandom r;
+  INFO("seed " << r.seed);
+  for (ulong bits : {65, 100, 521, 3000}) {
+    cas::Fmpz p;
+    fmpz_randprime(p.get(), r.state(), bits, 0);
+    for (auto [la, lb] : {std::pair<slong, slong>{1, 1}, {3, 1}, {17, 40}, {600, 599}, {max_length, max_length / 3}})
+      check_modular(p.get(), la, lb, engine, r.state());
+  }
+}
+
+void check_integer(const fmpz_t a, const fmpz_t b, ProductEngine engine) {
+  mpz_t x, y, expected;
+  mpz_inits(x, y, expected, nullptr);
+  fmpz_get_mpz(x, a);
+  fmpz_get_mpz(y, b);
+  mpz_mul(expected, x, y);
+  cas::Fmpz c, oracle;
+  cas::multiply_integers_multimodular(c.get(), a, b, engine);
+  fmpz_set_mpz(oracle.get(), expected);
+  INFO("factors of " << fmpz_bits(a) << " and " << fmpz_bits(b) << " bits");
+  CHECK(fmpz_equal(c.get(), oracle.get()));
+  mpz_clears(x, y, expected, nullptr);
+}
+
+void run_integers(ProductEngine engine, const std::vector<ulong>& large_bits) {
+  FreshRandom r;
+  INFO("seed " << r.seed);
+  cas::Fmpz a, b;
+  for (int t = 0; t < cas::test::trials(60); t++) {
+    fmpz_randtest(a.get(), r.state(), n_randint(r.state(), 20000) + 1);
+    fmpz_randtest(b.get(), r.state(), n_randint(r.state(), 20000) + 1);
+    check_integer(a.get(), b.get(), engine);
+  }
+  fmpz_zero(a.get());
+  check_integer(a.get(), b.get(), engine);
+  for (ulong bits : large_bits) {
+    fmpz_randbits(a.get(), r.state(), bits);
+    fmpz_randbits(b.get(), r.state(), bits - bits / 3);
+    fmpz_neg(b.get(), b.get());
+    check_integer(a.get(), b.get(), engine);
+    fmpz_one(a.get());
+    fmpz_mul_2exp(a.get(), a.get(), bits);
+    fmpz_sub_ui(a.get(), a.get(), 1);  // all ones: every limb at its maximum
+    check_integer(a.get(), a.get(), engine);
+  }
+}
+
+bool skip_without_gpu() {
+  if (cas::gpu::available()) return false;
+  WARN("SKIPPED: no CUDA device; the GPU engine of the multi-modular products is not exercised");
+  return true;
+}
+
+}  // namespace
+
+// ---- the plan --------------------------------------------------------------------------------
+
+TEST_CASE("multimodular plan: bound and primes", "[multimodular]") {
+  ZPoly a, b;
+  fmpz_poly_set_coeff_si(a.get(), 0, -5);   // 3 bits
+  fmpz_poly_set_coeff_si(a.get(), 2, 7);    // length 3
+  fmpz_poly_set_coeff_ui(b.get(), 4, 255);  // 8 bits, length 5
+  const cas::MultimodularPlan plan = cas::plan_multimodular(a, b);
+  CHECK(plan.bound_bits == 3 + 8 + 2);  // min length 3: ceil(log2 3) = 2
+  CHECK(plan.log2_length == 3);         // product length 7
+  REQUIRE(plan.primes.size() == 1);
+  CHECK(plan.primes[0] < (ulong{1} << 62));
+  CHECK(plan.primes[0] > (ulong{1} << 61));
+  CHECK((plan.primes[0] - 1) % 8 == 0);
+  CHECK(cas::plan_multimodular(a, ZPoly()).primes.empty());
+  // 1000-bit coefficients, length 2^20: M >= 2^(2000 + 19 + 1) needs 33 primes just below 2^62
+  // (32 of them have at most 32 * 62 = 1984 bits).
+  const auto primes = cas::multimodular_primes(2000 + 19, 20);
+  CHECK(primes.size() == 33);
+  for (ulong p : primes) CHECK((p - 1) % (ulong{1} << 20) == 0);
+}
+
+TEST_CASE("multimodular: limbs of integer products stay within three primes", "[multimodular]") {
+  for (ulong bits : {ulong{100}, ulong{1} << 20, ulong{100000000}, ulong{1} << 34}) {
+    const ulong b = cas::integer_limb_bits(bits, bits);
+    const ulong limbs = (bits + b - 1) / b;
+    const ulong log2_limbs = static_cast<ulong>(std::ceil(std::log2(static_cast<double>(limbs))));
+    INFO(bits << " bits: limbs of " << b << " bits");
+    CHECK(b >= 64);
+    CHECK(cas::multimodular_primes(2 * b + log2_limbs, 30).size() <= 3);
+  }
+}
+
+// ---- the CPU engine (CI) ---------------------------------------------------------------------
+
+TEST_CASE("multimodular products equal fmpz_poly_mul (CPU engine)", "[multimodular]") {
+  run_differential(ProductEngine::Cpu, cas::test::trials(60), {});
+}
+
+TEST_CASE("multimodular: zero, one term, squares, both reconstructions", "[multimodular]") {
+  FreshRandom r;
+  INFO("seed " << r.seed);
+  const ZPoly zero, f = random_zpoly(r.state(), 50, 500);
+  CHECK(cas::multiply_multimodular(zero, f, ProductEngine::Cpu).is_zero());
+  CHECK(cas::multiply_multimodular(f, zero, ProductEngine::Cpu).is_zero());
+  CHECK(equal(cas::multiply_multimodular(f, f, ProductEngine::Cpu), flint_product(f, f)));
+  for (ulong bits : {ulong{1}, ulong{64}, ulong{700}, ulong{5000}}) {
+    const ZPoly a = random_zpoly(r.state(), 200, bits), b = random_zpoly(r.state(), 130, bits);
+    const auto primes = cas::plan_multimodular(a, b).primes;
+    for (CrtMethod method : {CrtMethod::Garner, CrtMethod::ProductTree}) {
+      INFO(cas::crt_method_name(method) << ", " << bits << " bits");
+      CHECK(equal(cas::multiply_with_primes(a, b, primes, ProductEngine::Cpu, method), flint_product(a, b)));
+    }
+  }
+}
+
+TEST_CASE("multimodular: at the prime-count boundary (CPU engine)", "[multimodular]") {
+  run_boundaries(ProductEngine::Cpu, 4096);
+}
+
+TEST_CASE("multimodular products in Z/pZ[x] for p above 64 bits equal fmpz_mod_poly_mul (CPU engine)",
+          "[multimodular]") {
+  run_modular(ProductEngine::Cpu, 3000);
+}
+
+TEST_CASE("multimodular integer products equal mpz_mul (CPU engine)", "[multimodular]") {
+  run_integers(ProductEngine::Cpu, {64, 65, 1000, 100000, 1000000});
+}
+
+TEST_CASE("multimodular: :timer names the primes", "[multimodular]") {
+  cas::engine_reset();
+  cas::OperationDetail d;
+  d.primes = 17;
+  d.bound_bits = 1000;
+  cas::engine_note("gpu crt", double(1 << 20), d);
+  CHECK(cas::engine_last() == "gpu crt 17 primes 2^20");
+  cas::engine_reset();
+}
+
+TEST_CASE("multimodular: :explain names the primes and the bound", "[multimodular]") {
+  cas::EngineNote note;
+  note.what = "gpu crt";
+  note.detail.length1 = 3;
+  note.detail.length2 = 5;
+  note.detail.primes = 1;
+  note.detail.bound_bits = 13;
+  const std::string text = cas::explain_note(note);
+  INFO(text);
+  const auto primes = cas::multimodular_primes(13, 3);
+  REQUIRE(primes.size() == 1);
+  CHECK(text.find(std::to_string(primes[0])) != std::string::npos);
+  CHECK(text.find("< 2^13") != std::string::npos);
+  CHECK(text.find("on the GPU") != std::string::npos);
+}
+
+TEST_CASE("multimodular: without a GPU the dispatcher keeps FLINT", "[multimodular]") {
+  if (cas::gpu_usable()) return;  // the [gpu] tests below cover the other case
+  const cas::GpuMode saved = cas::gpu_mode();
+  cas::set_gpu_mode(cas::GpuMode::On);
+  FreshRandom r;
+  const ZPoly a = random_zpoly(r.state(), 3000, 64), b = random_zpoly(r.state(), 3000, 64);
+  cas::engine_reset();
+  CHECK(equal(cas::multiply(a, b), flint_product(a, b)));
+  CHECK(cas::engine_last().rfind("flint fmpz_poly_mul", 0) == 0);
+  cas::set_gpu_mode(saved);
+}
+
+// Hidden: cas_unit_tests "[timing]" prints the reconstruction times quoted in multimodular.cpp.
+TEST_CASE("multimodular: Garner against the product tree", "[.][timing]") {
+  FreshRandom r;
+  const size_t length = size_t{1} << 16;
+  for (ulong bits : {ulong{64}, ulong{150}, ulong{250}, ulong{400}, ulong{1000}, ulong{3000}}) {
+    const auto primes = cas::multimodular_primes(2 * bits + 16, 17);
+    std::vector<ulong> residues(primes.size() * length);
+    for (size_t j = 0; j < primes.size(); j++)
+      for (size_t i = 0; i < length; i++) residues[j * length + i] = n_randint(r.state(), primes[j]);
+    fmpz* garner = _fmpz_vec_init(static_cast<slong>(length));
+    fmpz* tree = _fmpz_vec_init(static_cast<slong>(length));
+    for (CrtMethod method : {CrtMethod::Garner, CrtMethod::ProductTree}) {
+      const auto start = std::chrono::steady_clock::now();
+      cas::reconstruct_symmetric(method == CrtMethod::Garner ? garner : tree, residues, length, primes, method);
+      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+      WARN(primes.size() << " primes, 2^16 coefficients, " << cas::crt_method_name(method) << ": " << ms << " ms");
+    }
+    CHECK(_fmpz_vec_equal(garner, tree, static_cast<slong>(length)));
+    _fmpz_vec_clear(garner, static_cast<slong>(length));
+    _fmpz_vec_clear(tree, static_cast<slong>(length));
+  }
+}
+
+// ---- the GPU engine (the device) -------------------------------------------------------------
+
+TEST_CASE("multimodular products equal fmpz_poly_mul (GPU engine)", "[multimodular][gpu]") {
+  if (skip_without_gpu()) return;
+  run_differential(ProductEngine::Gpu, cas::test::trials(60),
+                   {{1 << 18, 1 << 18, 64}, {1 << 19, (1 << 19) + 1, 64}, {1 << 19, 1 << 19, 1000},
+                    {1 << 20, 7, 100}, {1 << 16, 1 << 16, 10000}});
+}
+
+TEST_CASE("multimodular: at the prime-count boundary (GPU engine)", "[multimodular][gpu]") {
+  if (skip_without_gpu()) return;
+  run_boundaries(ProductEngine::Gpu, 1 << 19);
+}
+
+TEST_CASE("multimodular products in Z/pZ[x] for p above 64 bits (GPU engine)", "[multimodular][gpu]") {
+  if (skip_without_gpu()) return;
+  run_modular(ProductEngine::Gpu, 1 << 17);
+}
+
+TEST_CASE("multimodular integer products equal mpz_mul (GPU engine)", "[multimodular][gpu]") {
+  if (skip_without_gpu()) return;
+  run_integers(ProductEngine::Gpu, {64, 1000, 1000000, 10000000, 100000000});
+}
+
+TEST_CASE("multimodular: the dispatcher sends Z[x], big-p and integer products to the GPU",
+          "[multimodular][gpu]") {
+  if (skip_without_gpu()) return;
+  const cas::GpuMode saved = cas::gpu_mode();
+  cas::set_gpu_mode(cas::GpuMode::On);
+  FreshRandom r;
+  INFO("seed " << r.seed);
+  const ZPoly a = random_zpoly(r.state(), 5000, 300), b = random_zpoly(r.state(), 4000, 300);
+  cas::engine_reset();
+  CHECK(equal(cas::multiply(a, b), flint_product(a, b)));
+  CHECK(cas::engine_last().rfind("gpu crt ", 0) == 0);
+  CHECK(cas::engine_last().find(" primes 2^14") != std::string::npos);
+  cas::Fmpz x, y, z, expected;
+  fmpz_randbits(x.get(), r.state(), 3000000);
+  fmpz_randbits(y.get(), r.state(), 2000000);
+  cas::engine_reset();
+  cas::multiply(z.get(), x.get(), y.get());
+  fmpz_mul(expected.get(), x.get(), y.get());
+  CHECK(fmpz_equal(z.get(), expected.get()));
+  CHECK(cas::engine_last().rfind("gpu crt integer 3 primes", 0) == 0);
+  cas::set_gpu_mode(saved);
+}
