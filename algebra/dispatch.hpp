@@ -32,7 +32,9 @@ struct Crossovers {
   // integer factor) sent to the GPU. The multi-modular routes (ProductZ, ProductInteger) have not
   // yet run on a device: `auto` keeps them on FLINT until `cas --calibrate` has measured them
   // (`:gpu on` forces them).
-  size_t length[gpu_operation_count] = {size_t{1} << 15, size_t{1} << 15, size_t{1} << 16, never_on_gpu,
+  // The defaults are the crossovers `cas --calibrate` measured on an H100 (2026-11-23: 1023, 8191
+  // and 2048; the transform's doubled since, as the CPU fft got twice as fast).
+  size_t length[gpu_operation_count] = {size_t{1} << 10, size_t{1} << 13, size_t{1} << 12, never_on_gpu,
                                         never_on_gpu};
   std::string origin = "defaults";  // or the config file it was read from
 };
