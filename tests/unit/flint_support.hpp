@@ -1,8 +1,12 @@
 #pragma once
 // Helpers of the randomised tests (FLINT's t-*.c style): FLINT's random state, initialised
-// and cleared with the test that owns it, and vectors of residues compared and printed.
+// and cleared with the test that owns it, random primes and residues, and vectors of residues
+// converted, compared and printed.
 #include "algebra/flint_util.hpp"
+#include "algebra/fourier.hpp"
+#include "algebra/value.hpp"
 
+#include <catch2/catch.hpp>
 #include <flint/flint.h>
 
 #include <string>
@@ -17,6 +21,36 @@ struct Random {
   Random(const Random&) = delete;
   Random& operator=(const Random&) = delete;
 };
+
+// A random prime p = c*n + 1 with c of about `bits_of_c` bits: Z/pZ has primitive n-th roots of unity.
+inline Fmpz random_prime_for_order(Random& r, ulong bits_of_c, ulong n) {
+  Fmpz p;
+  do {
+    fmpz_randbits(p.get(), r.state, static_cast<slong>(bits_of_c));
+    fmpz_abs(p.get(), p.get());
+    fmpz_mul_ui(p.get(), p.get(), n);
+    fmpz_add_ui(p.get(), p.get(), 1);
+  } while (fmpz_cmp_ui(p.get(), 3) < 0 || !fmpz_is_probabprime(p.get()));
+  return p;
+}
+
+inline std::vector<Fmpz> random_residues(Random& r, const ModulusPtr& m, size_t n) {
+  std::vector<Fmpz> v(n);
+  for (auto& x : v) fmpz_randm(x.get(), r.state, m->value());
+  return v;
+}
+
+// The vector of Z/pZ elements with these residues, and back.
+inline Value to_value(const std::vector<Fmpz>& residues, const ModulusPtr& m) { return residue_vector(residues, m); }
+
+inline std::vector<Fmpz> residues_of(const Value& v) {
+  std::vector<Fmpz> out;
+  for (const Value& e : v.as_vec()) {
+    REQUIRE(e.is(Kind::Mod));
+    out.emplace_back(e.as_int());
+  }
+  return out;
+}
 
 inline bool equal(const std::vector<Fmpz>& a, const std::vector<Fmpz>& b) {
   if (a.size() != b.size()) return false;

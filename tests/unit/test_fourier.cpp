@@ -20,6 +20,9 @@ using cas::Kind;
 using cas::ModulusPtr;
 using cas::Value;
 using cas::test::Random;
+using cas::test::random_residues;
+using cas::test::residues_of;
+using cas::test::to_value;
 using cas::test::equal;
 using cas::test::show_residues;
 using cas::test::Session;
@@ -31,14 +34,7 @@ namespace {
 // A prime p = c * 2^log_order + 1 of about `bits` bits, so that Z/pZ has
 // primitive roots of unity of every order 2^k, k <= log_order.
 Fmpz random_ntt_prime(Random& r, ulong bits, ulong log_order) {
-  Fmpz p;
-  do {
-    fmpz_randbits(p.get(), r.state, static_cast<slong>(bits - log_order));
-    fmpz_abs(p.get(), p.get());
-    fmpz_mul_2exp(p.get(), p.get(), log_order);
-    fmpz_add_ui(p.get(), p.get(), 1);
-  } while (fmpz_cmp_ui(p.get(), 3) < 0 || !fmpz_is_probabprime(p.get()));
-  return p;
+  return cas::test::random_prime_for_order(r, bits - log_order, ulong{1} << log_order);
 }
 
 // A random primitive n-th root of unity (n a power of two dividing p - 1):
@@ -53,27 +49,6 @@ Value random_root(Random& r, const ModulusPtr& m, ulong n) {
     fmpz_powm_ui(half.get(), w.get(), n / 2, m->value());
   } while (fmpz_is_zero(w.get()) || (n > 1 && fmpz_is_one(half.get())));
   return Value::mod(w.get(), m);
-}
-
-std::vector<Fmpz> random_residues(Random& r, const ModulusPtr& m, size_t n) {
-  std::vector<Fmpz> v(n);
-  for (auto& x : v) fmpz_randm(x.get(), r.state, m->value());
-  return v;
-}
-
-Value to_value(const std::vector<Fmpz>& residues, const ModulusPtr& m) {
-  std::vector<Value> items;
-  for (const auto& x : residues) items.push_back(Value::mod(x.get(), m));
-  return Value::vec(std::move(items));
-}
-
-std::vector<Fmpz> residues_of(const Value& v) {
-  std::vector<Fmpz> out;
-  for (const Value& e : v.as_vec()) {
-    REQUIRE(e.is(Kind::Mod));
-    out.emplace_back(e.as_int());
-  }
-  return out;
 }
 
 // X_k = sum_j v_j w^(jk), straight from the definition.

@@ -27,24 +27,16 @@ using cas::Value;
 using cas::teaching::FftOrdering;
 using cas::teaching::Residues;
 using cas::test::Random;
+using cas::test::random_prime_for_order;
+using cas::test::random_residues;
+using cas::test::residues_of;
+using cas::test::to_value;
 using cas::test::equal;
 using cas::test::show_residues;
 using cas::test::Session;
 using cas::test::trials;
 
 namespace {
-
-// A random prime p = c*n + 1 of about `bits` bits: Z/pZ has primitive n-th roots of unity.
-Fmpz random_prime_for_order(Random& r, ulong bits, ulong n) {
-  Fmpz p;
-  do {
-    fmpz_randbits(p.get(), r.state, static_cast<slong>(bits));
-    fmpz_abs(p.get(), p.get());
-    fmpz_mul_ui(p.get(), p.get(), n);
-    fmpz_add_ui(p.get(), p.get(), 1);
-  } while (fmpz_cmp_ui(p.get(), 3) < 0 || !fmpz_is_probabprime(p.get()));
-  return p;
-}
 
 // A random primitive n-th root of unity: g^(c (p-1)/n) for the generator g and c prime to n.
 Value random_root(Random& r, const ModulusPtr& m, ulong n) {
@@ -57,20 +49,6 @@ Value random_root(Random& r, const ModulusPtr& m, ulong n) {
   fmpz_mul_ui(e.get(), e.get(), c);
   fmpz_powm(w.get(), g.get(), e.get(), m->value());
   return Value::mod(w.get(), m);
-}
-
-Residues random_residues(Random& r, const ModulusPtr& m, size_t n) {
-  Residues v(n);
-  for (auto& x : v) fmpz_randm(x.get(), r.state, m->value());
-  return v;
-}
-
-Value to_value(const Residues& v, const ModulusPtr& m) { return cas::residue_vector(v, m); }
-
-Residues residues_of(const Value& v) {
-  Residues out;
-  for (const Value& e : v.as_vec()) out.emplace_back(e.as_int());
-  return out;
 }
 
 // The DFT as evaluation: X_k = f(w^k) for f = sum_j v_j x^j, by FLINT.
