@@ -1,4 +1,5 @@
 // vector, len, concat. The arithmetic on vectors (+ - * .*) lives in algebra/arith.cpp.
+#include "algebra/arith.hpp"
 #include "algebra/guards.hpp"
 #include "builtin_args.hpp"
 
@@ -21,6 +22,22 @@ Value len(CallContext& c) {
                     " (deg gives the degree of a polynomial)");
 }
 
+// The product of items[begin, end) as a balanced tree: the factors of each product have similar
+// sizes, so a product of many polynomials or integers reaches the fast multiplications (FFT, GPU)
+// instead of a chain of long-by-short ones.
+Value product_tree(const std::vector<Value>& items, size_t begin, size_t end) {
+  if (end - begin == 1) return items[begin];
+  const size_t middle = begin + (end - begin) / 2;
+  return apply(BinaryOp::Mul, product_tree(items, begin, middle), product_tree(items, middle, end));
+}
+
+Value prod(CallContext& c) {
+  const Value& v = c.args[0];
+  if (!v.is(Kind::Vec)) throw DomainError("prod: argument 1 must be a vector, not " + describe(v));
+  if (v.as_vec().empty()) return Value::integer(slong{1});
+  return product_tree(v.as_vec(), 0, v.as_vec().size());
+}
+
 Value concat(CallContext& c) {
   const Value &a = c.args[0], &b = c.args[1];
   if (a.is(Kind::Str) && b.is(Kind::Str)) return Value::str(a.as_str() + b.as_str());
@@ -39,6 +56,9 @@ void register_vector_builtins(Registry& r) {
   r.reg("vector", 1, vector,
         "vector(n): a vector of n zeros, [0, 0, ..., 0]; fill it with v[i] = e (indices 0..n-1).");
   r.reg("len", 1, len, "len(v): the number of entries of the vector v (or of characters of a string).");
+  r.reg("prod", 1, prod,
+        "prod(v): the product of the entries of v (integers, elements of Z/pZ or polynomials), multiplied "
+        "as a balanced tree so that large factors meet factors of their own size; prod([]) = 1.");
   r.reg("concat", 2, concat,
         "concat(a, b): the vector of the entries of a followed by those of b; "
         "concat([1, 2], [3]) is [1, 2, 3]. Also joins two strings.");
