@@ -45,16 +45,23 @@ struct Timing {
   double cpu, gpu;
 };
 
+// `operation` timed with the GPU off, then on (after one warm-up run for twiddles and
+// allocations): the median of `runs` each.
+template <class F>
+Timing time_engines(size_t length, int runs, F&& operation) {
+  set_gpu_mode(GpuMode::Off);
+  const double cpu = median_seconds(runs, operation);
+  set_gpu_mode(GpuMode::On);
+  operation();
+  const double gpu = median_seconds(runs, operation);
+  return {length, cpu, gpu};
+}
+
 // Times the product of two polynomials of n coefficients on each engine.
 Timing time_product(const ModulusPtr& m, slong n, flint_rand_t state) {
   ModPoly a = random_poly(m, n, state), b = random_poly(m, n, state);
   const int runs = n <= (1 << 16) ? 7 : 3;
-  set_gpu_mode(GpuMode::Off);
-  double cpu = median_seconds(runs, [&] { multiply(a, b); });
-  set_gpu_mode(GpuMode::On);
-  multiply(a, b);  // warm-up: twiddles, allocations
-  double gpu = median_seconds(runs, [&] { multiply(a, b); });
-  return {static_cast<size_t>(2 * n - 1), cpu, gpu};
+  return time_engines(static_cast<size_t>(2 * n - 1), runs, [&] { multiply(a, b); });
 }
 
 // Times fft of a random vector of length n, as the user calls it (conversions included).
@@ -67,12 +74,7 @@ Timing time_transform(const ModulusPtr& m, ulong n, flint_rand_t state) {
   Fmpz w(static_cast<ulong>(gpu::root_of_unity(m->word(), n)));
   const Value root = Value::mod(w.get(), m);
   const int runs = n <= (1 << 16) ? 7 : 3;
-  set_gpu_mode(GpuMode::Off);
-  double cpu = median_seconds(runs, [&] { fft(v, root); });
-  set_gpu_mode(GpuMode::On);
-  fft(v, root);  // warm-up
-  double gpu = median_seconds(runs, [&] { fft(v, root); });
-  return {static_cast<size_t>(n), cpu, gpu};
+  return time_engines(static_cast<size_t>(n), runs, [&] { fft(v, root); });
 }
 
 // Times the product in Z[x] of two polynomials of n coefficients of 64 bits: fmpz_poly_mul
@@ -82,12 +84,7 @@ Timing time_z_product(slong n, flint_rand_t state) {
   fmpz_poly_randtest(a.get(), state, n, 64);
   fmpz_poly_randtest(b.get(), state, n, 64);
   const int runs = n <= (1 << 16) ? 7 : 3;
-  set_gpu_mode(GpuMode::Off);
-  double cpu = median_seconds(runs, [&] { multiply(a, b); });
-  set_gpu_mode(GpuMode::On);
-  multiply(a, b);  // warm-up
-  double gpu = median_seconds(runs, [&] { multiply(a, b); });
-  return {static_cast<size_t>(2 * n - 1), cpu, gpu};
+  return time_engines(static_cast<size_t>(2 * n - 1), runs, [&] { multiply(a, b); });
 }
 
 // Times the product of two integers of `bits` bits: mpz_mul (through fmpz_mul) against the
@@ -97,12 +94,7 @@ Timing time_integer_product(ulong bits, flint_rand_t state) {
   fmpz_randbits(a.get(), state, bits);
   fmpz_randbits(b.get(), state, bits);
   const int runs = bits <= (1ul << 22) ? 7 : 3;
-  set_gpu_mode(GpuMode::Off);
-  double cpu = median_seconds(runs, [&] { multiply(c.get(), a.get(), b.get()); });
-  set_gpu_mode(GpuMode::On);
-  multiply(c.get(), a.get(), b.get());  // warm-up
-  double gpu = median_seconds(runs, [&] { multiply(c.get(), a.get(), b.get()); });
-  return {static_cast<size_t>(bits), cpu, gpu};
+  return time_engines(static_cast<size_t>(bits), runs, [&] { multiply(c.get(), a.get(), b.get()); });
 }
 
 // The smallest measured length from which the GPU wins at every larger measured length.

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 namespace cas {
 
@@ -193,10 +194,8 @@ bool transform_on_gpu(std::vector<ulong>& words, ulong w, const Modulus& m) {
   if (words.size() < 2 || m.word() < 3 || !use_gpu(GpuOperation::Transform, words.size()) || !m.is_prime())
     return false;
   try {
-    static_assert(sizeof(ulong) == sizeof(std::uint64_t));
-    std::vector<std::uint64_t> input(words.begin(), words.end());
-    std::vector<std::uint64_t> output = gpu::forward(input, input.size(), m.word(), w);
-    std::copy(output.begin(), output.end(), words.begin());
+    static_assert(std::is_same_v<ulong, std::uint64_t>, "FLINT's words are the engine's words");
+    words = gpu::forward(words, words.size(), m.word(), w);
   } catch (const gpu::OutOfMemory&) {
     post_notice("the GPU ran out of memory for a transform of length " + std::to_string(words.size()) +
                 "; the CPU computed it");
