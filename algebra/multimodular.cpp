@@ -3,6 +3,7 @@
 #include "error.hpp"
 #include "flint_util.hpp"
 
+#include "gpu/crt_words.hpp"
 #include "gpu/ntt.hpp"
 
 #include <flint/fmpz_vec.h>
@@ -87,15 +88,44 @@ class CombTemp {
   fmpz_comb_temp_t temp_;
 };
 
-// residues[j * length + i] = coeffs[i] mod primes[j], by fmpz_multi_mod_ui.
-std::vector<ulong> reduce_operand(const fmpz* coeffs, size_t length, const Comb& comb, size_t prime_count) {
-  std::vector<ulong> residues(prime_count * length);
+// The magnitude of an fmpz as limbs (a view of its mpz, or of `small`) and its sign.
+struct Limbs {
+  const ulong* limbs;
+  size_t count;
+  bool negative;
+};
+
+Limbs limbs_of(const fmpz_t c, ulong& small) {
+  if (!COEFF_IS_MPZ(*c)) {
+    small = static_cast<ulong>(*c < 0 ? -*c : *c);
+    return {&small, 1, *c < 0};
+  }
+  const __mpz_struct* z = COEFF_TO_PTR(*c);
+  return {z->_mp_d, static_cast<size_t>(z->_mp_size < 0 ? -z->_mp_size : z->_mp_size), z->_mp_size < 0};
+}
+
+// out = (-1)^negative |limbs| for `width` limbs (high zero limbs allowed).
+void set_from_limbs(fmpz_t out, const ulong* limbs, size_t width, bool negative) {
+  while (width > 0 && limbs[width - 1] == 0) width--;
+  if (width == 0) {
+    fmpz_zero(out);
+    return;
+  }
+  fmpz_set_ui_array(out, limbs, static_cast<slong>(width));
+  if (negative) fmpz_neg(out, out);
+}
+
+// residues[j * length + i] = coeffs[i] mod primes[j], in gpu/crt_words.hpp's word arithmetic.
+std::vector<ulong> reduce_operand(const fmpz* coeffs, size_t length, const std::vector<ulong>& primes) {
+  std::vector<crt::ReductionPrime> reduction;
+  for (ulong p : primes) reduction.push_back(crt::reduction_prime(p));
+  std::vector<ulong> residues(primes.size() * length);
   parallel_ranges(length, 4096, [&](size_t begin, size_t end) {
-    CombTemp temp(comb);
-    std::vector<ulong> column(prime_count);
     for (size_t i = begin; i < end; i++) {
-      fmpz_multi_mod_ui(column.data(), coeffs + i, comb.get(), temp.get());
-      for (size_t j = 0; j < prime_count; j++) residues[j * length + i] = column[j];
+      ulong small;
+      const Limbs c = limbs_of(coeffs + i, small);
+      for (size_t j = 0; j < primes.size(); j++)
+        residues[j * length + i] = crt::residue_of_limbs(c.limbs, c.count, 1, c.negative, reduction[j]);
     }
   });
   return residues;
@@ -143,97 +173,27 @@ std::vector<ulong> products_on_gpu(const Residues& r, const std::vector<ulong>& 
 
 // ---- Garner's mixed-radix reconstruction ------------------------------------------------
 
-// x = v_0 + p_0 (v_1 + p_1 (v_2 + ...)) with digits v_j = (r_j - v_0 - p_0 v_1 - ...) / (p_0 ... p_{j-1})
-// mod p_j, computed as t = r_j; t = (t - v_i) p_i^-1 mod p_j for i < j (Shoup products: the
-// inverses are fixed).
+// Reconstruction of one coefficient by gpu/crt_words.hpp's code, the same the GPU runs.
 class Garner {
  public:
-  explicit Garner(const std::vector<ulong>& primes) : primes_(primes), k_(primes.size()) {
-    inverse_.resize(k_ * k_);
-    inverse_shoup_.resize(k_ * k_);
-    for (size_t j = 0; j < k_; j++)
-      for (size_t i = 0; i < j; i++) {
-        const ulong inv = n_invmod(primes[i] % primes[j], primes[j]);
-        inverse_[j * k_ + i] = inv;
-        inverse_shoup_[j * k_ + i] = n_mulmod_precomp_shoup(inv, primes[j]);
-      }
-    modulus_.assign(k_ + 1, 0);
-    modulus_[0] = 1;
-    modulus_size_ = 1;
-    for (ulong p : primes) {
-      mp_limb_t carry = mpn_mul_1(modulus_.data(), modulus_.data(), static_cast<mp_size_t>(modulus_size_), p);
-      if (carry) modulus_[modulus_size_++] = carry;
-    }
-    half_.assign(modulus_size_, 0);
-    mpn_rshift(half_.data(), modulus_.data(), static_cast<mp_size_t>(modulus_size_), 1);
-  }
+  explicit Garner(const std::vector<ulong>& primes) : tables_(primes) {}
 
-  size_t scratch_size() const { return 2 * k_ + 1; }
+  size_t scratch_size() const { return tables_.primes.size() + tables_.width(); }
 
   // out = the symmetric residue of (r_0, ..., r_{k-1}) (residues r_j = residues[j * stride]).
   void reconstruct(fmpz_t out, const ulong* residues, size_t stride, ulong* scratch) const {
+    const size_t k = tables_.primes.size(), width = tables_.width();
     ulong* digits = scratch;
-    mp_limb_t* x = scratch + k_;
-    mixed_radix_digits(digits, residues, stride);
-    mp_size_t n = horner(x, digits);
-    const bool negative = greater_than_half(x, n);
-    if (negative) {
-      // M - x, with x < M.
-      mpn_sub(x, modulus_.data(), static_cast<mp_size_t>(modulus_size_), x, n);
-      n = static_cast<mp_size_t>(modulus_size_);
-      while (n > 0 && x[n - 1] == 0) n--;
-    }
-    fmpz_set_ui_array(out, x, std::max<mp_size_t>(n, 1));
-    if (negative) fmpz_neg(out, out);
+    ulong* x = scratch + k;
+    for (size_t j = 0; j < k; j++) digits[j] = residues[j * stride];
+    crt::mixed_radix_digits(digits, 1, k, tables_.primes.data(), tables_.inverse.data(), tables_.inverse_shoup.data());
+    crt::digits_to_limbs(x, 1, width, digits, 1, k, tables_.primes.data());
+    const bool negative = crt::make_symmetric(x, 1, width, tables_.modulus.data(), tables_.half.data());
+    set_from_limbs(out, x, width, negative);
   }
 
  private:
-  static ulong reduce_below(ulong v, ulong p) { return v < p ? v : v - p < p ? v - p : v % p; }
-
-  void mixed_radix_digits(ulong* digits, const ulong* residues, size_t stride) const {
-    for (size_t j = 0; j < k_; j++) {
-      const ulong p = primes_[j];
-      ulong t = residues[j * stride];
-      for (size_t i = 0; i < j; i++) {
-        const ulong v = reduce_below(digits[i], p);
-        t = t >= v ? t - v : t + (p - v);
-        t = n_mulmod_shoup(inverse_[j * k_ + i], t, inverse_shoup_[j * k_ + i], p);
-      }
-      digits[j] = t;
-    }
-  }
-
-  // x = sum_j digits[j] p_0 ... p_{j-1}; returns its size in limbs (0 for zero).
-  mp_size_t horner(mp_limb_t* x, const ulong* digits) const {
-    x[0] = digits[k_ - 1];
-    mp_size_t n = x[0] != 0;
-    for (size_t i = k_ - 1; i-- > 0;) {
-      if (n > 0) {
-        mp_limb_t carry = mpn_mul_1(x, x, n, primes_[i]);
-        if (carry) x[n++] = carry;
-      }
-      if (n == 0) {
-        x[0] = digits[i];
-        n = x[0] != 0;
-      } else if (mpn_add_1(x, x, n, digits[i])) {
-        x[n++] = 1;
-      }
-    }
-    return n;
-  }
-
-  bool greater_than_half(const mp_limb_t* x, mp_size_t n) const {
-    mp_size_t h = static_cast<mp_size_t>(modulus_size_);
-    while (h > 0 && half_[h - 1] == 0) h--;
-    if (n != h) return n > h;
-    return mpn_cmp(x, half_.data(), n) > 0;
-  }
-
-  std::vector<ulong> primes_;
-  size_t k_;
-  std::vector<ulong> inverse_, inverse_shoup_;  // [j * k + i] = p_i^-1 mod p_j, i < j
-  std::vector<mp_limb_t> modulus_, half_;       // M = p_0 ... p_{k-1} and floor(M / 2)
-  size_t modulus_size_ = 0;
+  crt::GarnerTables tables_;
 };
 
 ulong max_coefficient_bits(const ZPoly& f) {
@@ -321,9 +281,8 @@ ZPoly multiply_with_primes(const ZPoly& a, const ZPoly& b, const std::vector<ulo
   const size_t length = la + lb - 1;
   std::vector<ulong> products;
   {
-    const Comb comb(primes);
-    const std::vector<ulong> ra = reduce_operand(a.get()->coeffs, la, comb, primes.size());
-    const std::vector<ulong> rb = reduce_operand(b.get()->coeffs, lb, comb, primes.size());
+    const std::vector<ulong> ra = reduce_operand(a.get()->coeffs, la, primes);
+    const std::vector<ulong> rb = reduce_operand(b.get()->coeffs, lb, primes);
     const Residues residues{ra.data(), la, rb.data(), lb};
     products = engine == ProductEngine::Gpu ? products_on_gpu(residues, primes) : products_on_cpu(residues, primes);
   }

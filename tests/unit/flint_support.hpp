@@ -9,6 +9,8 @@
 #include <catch2/catch.hpp>
 #include <flint/flint.h>
 
+#include <cstdlib>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -33,6 +35,19 @@ inline Fmpz random_prime_for_order(Random& r, ulong bits_of_c, ulong n) {
   } while (fmpz_cmp_ui(p.get(), 3) < 0 || !fmpz_is_probabprime(p.get()));
   return p;
 }
+
+// FLINT's random state seeded afresh for every test, or from CAS_TEST_SEED (print `seed` in an
+// INFO so that a failure can be replayed).
+struct FreshRandom {
+  Random random;
+  ulong seed;
+  FreshRandom() {
+    const char* fixed = std::getenv("CAS_TEST_SEED");
+    seed = fixed ? std::strtoul(fixed, nullptr, 10) : std::random_device{}();
+    flint_randseed(random.state, seed, seed ^ 0x9e3779b97f4a7c15ull);
+  }
+  flint_rand_t& state() { return random.state; }
+};
 
 inline std::vector<Fmpz> random_residues(Random& r, const ModulusPtr& m, size_t n) {
   std::vector<Fmpz> v(n);

@@ -28,17 +28,7 @@ using cas::CrtMethod;
 using cas::ProductEngine;
 using cas::ZPoly;
 
-// FLINT's random state seeded afresh for every test (or from CAS_TEST_SEED).
-struct FreshRandom {
-  cas::test::Random random;
-  ulong seed;
-  FreshRandom() {
-    const char* fixed = std::getenv("CAS_TEST_SEED");
-    seed = fixed ? std::strtoul(fixed, nullptr, 10) : std::random_device{}();
-    flint_randseed(random.state, seed, seed ^ 0x9e3779b97f4a7c15ull);
-  }
-  flint_rand_t& state() { return random.state; }
-};
+using cas::test::FreshRandom;
 
 // Signed coefficients of up to `bits` bits, biased to edge cases (zeros, +-(2^k - 1)).
 ZPoly random_zpoly(flint_rand_t state, slong length, ulong bits) {

@@ -1,0 +1,205 @@
+// Word-level arithmetic of the multi-modular layer (algebra/multimodular.cpp), written once for
+// the host and the GPU: the residues of a multi-limb coefficient modulo a prime, Garner's
+// mixed-radix digits, the Horner loop that turns the digits into limbs, and the symmetric
+// representative. The CPU path of the product runs exactly this code, so the unit tests that
+// compare it with FLINT on every CI run check the arithmetic the GPU kernels execute.
+//
+// Numbers are little-endian arrays of 64-bit limbs read with a stride: stride 1 for one number
+// in one array (the host), stride n for n numbers stored limb-major, x_i's limb l at [l n + i],
+// so that neighbouring GPU threads read neighbouring words (coalesced).
+//
+// Every prime is below 2^63, the bound of the 64-bit Shoup product below.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#if defined(__CUDACC__)
+#define CAS_HOST_DEVICE __host__ __device__
+#else
+#define CAS_HOST_DEVICE
+#endif
+
+namespace cas::crt {
+
+using Word = std::uint64_t;
+
+CAS_HOST_DEVICE inline Word mul_high(Word a, Word b) {
+#if defined(__CUDA_ARCH__)
+  return __umul64hi(a, b);
+#else
+  return static_cast<Word>((static_cast<unsigned __int128>(a) * b) >> 64);
+#endif
+}
+
+// floor(w 2^64 / p) for w < p < 2^63: the companion of w in Shoup's product. Host only (the
+// tables are built once per prime set).
+inline Word shoup_companion(Word w, Word p) {
+  return static_cast<Word>((static_cast<unsigned __int128>(w) << 64) / p);
+}
+
+// a w mod p for any a < 2^64, w < p < 2^63, w_shoup = shoup_companion(w, p): the quotient
+// estimate floor(a w_shoup / 2^64) is at most one below floor(a w / p), so the remainder
+// lies in [0, 2p) and is exact modulo 2^64.
+CAS_HOST_DEVICE inline Word mul_shoup(Word a, Word w, Word w_shoup, Word p) {
+  const Word r = a * w - mul_high(a, w_shoup) * p;
+  return r >= p ? r - p : r;
+}
+
+CAS_HOST_DEVICE inline Word add_mod(Word a, Word b, Word p) {  // a, b < p < 2^63: no wrap
+  const Word s = a + b;
+  return s >= p ? s - p : s;
+}
+
+CAS_HOST_DEVICE inline Word sub_mod(Word a, Word b, Word p) { return a >= b ? a - b : a + (p - b); }
+
+// What residue_of_limbs needs of a prime: 1 and 2^64 mod p with their Shoup companions.
+struct ReductionPrime {
+  Word p = 0;
+  Word one_shoup = 0;    // shoup_companion(1, p): mul_shoup(a, 1, ...) = a mod p for any word a
+  Word radix = 0;        // 2^64 mod p
+  Word radix_shoup = 0;
+};
+
+inline ReductionPrime reduction_prime(Word p) {
+  ReductionPrime r;
+  r.p = p;
+  r.one_shoup = shoup_companion(1, p);
+  r.radix = static_cast<Word>((static_cast<unsigned __int128>(1) << 64) % p);
+  r.radix_shoup = shoup_companion(r.radix, p);
+  return r;
+}
+
+// (-1)^negative x mod p, x = sum limbs[l stride] 2^(64 l), l < count: Horner from the top limb,
+// r = r 2^64 + limb, with 2^64 mod p as a fixed Shoup factor.
+CAS_HOST_DEVICE inline Word residue_of_limbs(const Word* limbs, std::size_t count, std::size_t stride, bool negative,
+                                             const ReductionPrime& q) {
+  Word r = 0;
+  for (std::size_t l = count; l-- > 0;) {
+    const Word limb = mul_shoup(limbs[l * stride], 1, q.one_shoup, q.p);
+    r = add_mod(mul_shoup(r, q.radix, q.radix_shoup, q.p), limb, q.p);
+  }
+  return negative && r != 0 ? q.p - r : r;
+}
+
+// Garner's mixed-radix digits, in place: on entry values[j stride] = x mod p_j for j < k; on
+// exit the digits v_j with x = v_0 + p_0 (v_1 + p_1 (v_2 + ...)), 0 <= v_j < p_j. Digit j is
+// (x_j - v_0 - p_0 v_1 - ...) / (p_0 ... p_{j-1}) mod p_j, computed as t = x_j, then
+// t = (t - v_i) p_i^-1 mod p_j for i < j. inverse[j k + i] = p_i^-1 mod p_j (i < j), and
+// inverse_shoup its Shoup companions.
+CAS_HOST_DEVICE inline void mixed_radix_digits(Word* values, std::size_t stride, std::size_t k, const Word* primes,
+                                               const Word* inverse, const Word* inverse_shoup) {
+  for (std::size_t j = 1; j < k; j++) {
+    const Word p = primes[j];
+    Word t = values[j * stride];
+    for (std::size_t i = 0; i < j; i++) {
+      const Word v = values[i * stride];
+      // v < p_i, and p_i may exceed p_j: one subtraction when p_i < 2 p_j (always, for the
+      // transform primes of one bit size), a division otherwise.
+      const Word v_mod_p = v < p ? v : v - p < p ? v - p : v % p;
+      t = mul_shoup(sub_mod(t, v_mod_p, p), inverse[j * k + i], inverse_shoup[j * k + i], p);
+    }
+    values[j * stride] = t;
+  }
+}
+
+// x = v_0 + p_0 (v_1 + ... + p_{k-2} v_{k-1}) into `width` limbs of x (stride x_stride), zero
+// above the used limbs; width must hold the primes' product. digits[j digit_stride] = v_j.
+CAS_HOST_DEVICE inline void digits_to_limbs(Word* x, std::size_t x_stride, std::size_t width, const Word* digits,
+                                            std::size_t digit_stride, std::size_t k, const Word* primes) {
+  for (std::size_t l = 0; l < width; l++) x[l * x_stride] = 0;
+  std::size_t used = 0;  // limbs that may be nonzero
+  for (std::size_t j = k; j-- > 0;) {
+    // x = x p_j + v_j, with x = 0 at the top digit.
+    Word carry = digits[j * digit_stride];
+    const Word p = j + 1 < k ? primes[j] : 0;
+    for (std::size_t l = 0; l < used; l++) {
+      const Word limb = x[l * x_stride];
+      const Word low = limb * p;
+      const Word high = mul_high(limb, p);
+      const Word sum = low + carry;
+      x[l * x_stride] = sum;
+      carry = high + (sum < low ? 1 : 0);
+    }
+    if (carry != 0 && used < width) x[used++ * x_stride] = carry;
+  }
+}
+
+// a > b for numbers of `width` limbs (a with stride, b contiguous).
+CAS_HOST_DEVICE inline bool greater_than(const Word* a, std::size_t stride, const Word* b, std::size_t width) {
+  for (std::size_t l = width; l-- > 0;) {
+    const Word al = a[l * stride];
+    if (al != b[l]) return al > b[l];
+  }
+  return false;
+}
+
+// The symmetric representative of x in [0, M) (M = modulus, `width` limbs, half = floor(M / 2)):
+// when x > M / 2, x becomes M - x in place and the result is true (the value is -(M - x)).
+CAS_HOST_DEVICE inline bool make_symmetric(Word* x, std::size_t stride, std::size_t width, const Word* modulus,
+                                           const Word* half) {
+  if (!greater_than(x, stride, half, width)) return false;
+  Word borrow = 0;
+  for (std::size_t l = 0; l < width; l++) {
+    const Word xl = x[l * stride];
+    const Word d = modulus[l] - xl;
+    const Word out = d - borrow;
+    borrow = (modulus[l] < xl || d < borrow) ? 1 : 0;
+    x[l * stride] = out;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------- tables (host)
+
+// b^-1 mod p for gcd(b, p) = 1, b < p, by the extended Euclidean algorithm.
+inline Word inverse_mod(Word b, Word p) {
+  // Invariant: r0 = s0 b (mod p), r1 = s1 b (mod p), with the s kept in [0, p).
+  Word r0 = p, r1 = b, s0 = 0, s1 = 1;
+  while (r1 != 0) {
+    const Word q = r0 / r1;
+    const Word r2 = r0 - q * r1;
+    const Word qs = static_cast<Word>((static_cast<unsigned __int128>(q % p) * s1) % p);
+    const Word s2 = sub_mod(s0, qs, p);
+    r0 = r1, r1 = r2, s0 = s1, s1 = s2;
+  }
+  return s0;  // r0 = gcd = 1
+}
+
+// Everything the reconstruction needs for a fixed list of pairwise coprime primes, each below
+// 2^63, in the order of the residues.
+struct GarnerTables {
+  std::vector<Word> primes;
+  std::vector<Word> inverse, inverse_shoup;  // [j k + i] = p_i^-1 mod p_j for i < j, 0 elsewhere
+  std::vector<Word> modulus, half;           // M = p_0 ... p_{k-1} and floor(M / 2), `width` limbs
+
+  explicit GarnerTables(const std::vector<Word>& primes_in) : primes(primes_in) {
+    const std::size_t k = primes.size();
+    inverse.assign(k * k, 0);
+    inverse_shoup.assign(k * k, 0);
+    for (std::size_t j = 0; j < k; j++)
+      for (std::size_t i = 0; i < j; i++) {
+        const Word inv = inverse_mod(primes[i] % primes[j], primes[j]);
+        inverse[j * k + i] = inv;
+        inverse_shoup[j * k + i] = shoup_companion(inv, primes[j]);
+      }
+    modulus.assign(1, 1);
+    for (Word p : primes) {
+      Word carry = 0;
+      for (Word& limb : modulus) {
+        const unsigned __int128 t = static_cast<unsigned __int128>(limb) * p + carry;
+        limb = static_cast<Word>(t);
+        carry = static_cast<Word>(t >> 64);
+      }
+      if (carry != 0) modulus.push_back(carry);
+    }
+    half.assign(modulus.size(), 0);
+    for (std::size_t l = 0; l < modulus.size(); l++)
+      half[l] = (modulus[l] >> 1) | (l + 1 < modulus.size() ? modulus[l + 1] << 63 : 0);
+  }
+
+  std::size_t width() const { return modulus.size(); }  // limbs of every reconstructed value
+};
+
+}  // namespace cas::crt

@@ -1,0 +1,193 @@
+// The word-level arithmetic of the multi-modular layer (gpu/crt_words.hpp), which the CPU path
+// runs and the GPU kernels run, against FLINT on fresh random inputs: residues of multi-limb
+// integers against fmpz_fdiv_ui, and Garner's reconstruction (digits, limbs, symmetric
+// representative) against the integer the residues came from. Numbers are stored both ways the
+// code reads them: one number contiguous (stride 1, the host) and n numbers limb-major (stride n,
+// the GPU's coalesced layout).
+#include "flint_support.hpp"
+#include "interpreter_support.hpp"
+
+#include "gpu/crt_words.hpp"
+#include "gpu/ntt.hpp"
+
+#include <catch2/catch.hpp>
+#include <flint/fmpz.h>
+#include <flint/ulong_extras.h>
+
+#include <string>
+#include <vector>
+
+namespace {
+
+using cas::Fmpz;
+using cas::crt::Word;
+using cas::test::FreshRandom;
+
+// |x| in exactly `width` limbs (width must hold it).
+std::vector<Word> magnitude_limbs(const fmpz_t x, size_t width) {
+  std::vector<Word> limbs(width, 0);
+  Fmpz magnitude;
+  fmpz_abs(magnitude.get(), x);
+  if (!fmpz_is_zero(magnitude.get())) {
+    REQUIRE(fmpz_size(magnitude.get()) <= static_cast<slong>(width));
+    fmpz_get_ui_array(limbs.data(), static_cast<slong>(width), magnitude.get());
+  }
+  return limbs;
+}
+
+bool same(const Fmpz& a, const Fmpz& b) { return fmpz_equal(a.get(), b.get()); }
+
+std::string text(const Fmpz& x) {
+  char* s = fmpz_get_str(nullptr, 10, x.get());
+  std::string out(s);
+  flint_free(s);
+  return out;
+}
+
+Fmpz from_limbs(const Word* limbs, size_t stride, size_t width, bool negative) {
+  std::vector<Word> contiguous(width);
+  for (size_t l = 0; l < width; l++) contiguous[l] = limbs[l * stride];
+  Fmpz x;
+  fmpz_set_ui_array(x.get(), contiguous.data(), static_cast<slong>(width));
+  if (negative) fmpz_neg(x.get(), x.get());
+  return x;
+}
+
+// Signed integers of 1 to max_bits bits, with zero and all-ones magnitudes among them.
+std::vector<Fmpz> random_integers(FreshRandom& r, size_t count, ulong max_bits) {
+  std::vector<Fmpz> xs(count);
+  for (size_t i = 0; i < count; i++) {
+    if (i % 17 == 0) continue;  // zero
+    const ulong bits = n_randint(r.state(), max_bits) + 1;
+    if (i % 13 == 1) {
+      fmpz_one(xs[i].get());
+      fmpz_mul_2exp(xs[i].get(), xs[i].get(), bits);
+      fmpz_sub_ui(xs[i].get(), xs[i].get(), 1);
+      if (i % 2) fmpz_neg(xs[i].get(), xs[i].get());
+    } else {
+      fmpz_randtest(xs[i].get(), r.state(), static_cast<slong>(bits));
+    }
+  }
+  return xs;
+}
+
+// Primes of every kind the layer meets: the 62-bit transform primes, random primes up to 63 bits,
+// tiny ones, and a Mersenne prime (2^64 mod p = 2).
+std::vector<Word> test_primes(FreshRandom& r) {
+  std::vector<Word> primes = cas::gpu::ntt_primes(62, 20, 3);
+  for (Word p : {Word{2}, Word{3}, Word{17}, (Word{1} << 61) - 1, Word{4294967291}}) primes.push_back(p);
+  for (int bits : {32, 50, 63, 63}) primes.push_back(n_randprime(r.state(), bits, 1));
+  return primes;
+}
+
+// Independent tables from FLINT: p_i^-1 mod p_j by n_invmod, M and M / 2 by fmpz.
+struct OracleTables {
+  Fmpz modulus, half;
+};
+
+OracleTables oracle_tables(const std::vector<Word>& primes) {
+  OracleTables t;
+  fmpz_one(t.modulus.get());
+  for (Word p : primes) fmpz_mul_ui(t.modulus.get(), t.modulus.get(), p);
+  fmpz_fdiv_q_2exp(t.half.get(), t.modulus.get(), 1);
+  return t;
+}
+
+// Values in the symmetric range (-M/2, M/2]: random ones, 0, +-1 and both extremes, floor(M/2)
+// and -floor((M-1)/2).
+std::vector<Fmpz> symmetric_values(FreshRandom& r, const OracleTables& t, size_t random_count) {
+  Fmpz lowest;
+  fmpz_sub_ui(lowest.get(), t.modulus.get(), 1);
+  fmpz_fdiv_q_2exp(lowest.get(), lowest.get(), 1);
+  fmpz_neg(lowest.get(), lowest.get());
+  std::vector<Fmpz> xs(random_count);
+  for (Fmpz& x : xs) {
+    fmpz_randm(x.get(), r.state(), t.modulus.get());
+    fmpz_add(x.get(), x.get(), lowest.get());
+  }
+  xs.emplace_back();
+  xs.emplace_back(1);
+  if (fmpz_cmp_ui(t.modulus.get(), 2) > 0) xs.emplace_back(-1);  // -1 = 1 mod 2
+  xs.emplace_back(t.half.get());
+  xs.push_back(lowest);
+  return xs;
+}
+
+void check_reconstruction(FreshRandom& r, const std::vector<Word>& primes) {
+  const cas::crt::GarnerTables tables(primes);
+  const OracleTables oracle = oracle_tables(primes);
+  const size_t k = primes.size(), width = tables.width();
+  INFO(k << " primes, M of " << fmpz_bits(oracle.modulus.get()) << " bits");
+  REQUIRE(fmpz_size(oracle.modulus.get()) == static_cast<slong>(width));
+  CHECK(same(from_limbs(tables.modulus.data(), 1, width, false), oracle.modulus));
+  CHECK(same(from_limbs(tables.half.data(), 1, width, false), oracle.half));
+  for (size_t j = 0; j < k; j++)
+    for (size_t i = 0; i < j; i++) CHECK(tables.inverse[j * k + i] == n_invmod(primes[i] % primes[j], primes[j]));
+
+  const std::vector<Fmpz> xs = symmetric_values(r, oracle, 60);
+  const size_t n = xs.size();
+  // Limb-major, as on the GPU: residue j of x_i at [j n + i], limb l of the result at [l n + i].
+  std::vector<Word> values(k * n), limbs(width * n);
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = 0; j < k; j++) values[j * n + i] = fmpz_fdiv_ui(xs[i].get(), primes[j]);
+  for (size_t i = 0; i < n; i++) {
+    INFO("x = " << text(xs[i]));
+    cas::crt::mixed_radix_digits(values.data() + i, n, k, tables.primes.data(), tables.inverse.data(),
+                                 tables.inverse_shoup.data());
+    for (size_t j = 0; j < k; j++) CHECK(values[j * n + i] < primes[j]);
+    cas::crt::digits_to_limbs(limbs.data() + i, n, width, values.data() + i, n, k, tables.primes.data());
+    const bool negative =
+        cas::crt::make_symmetric(limbs.data() + i, n, width, tables.modulus.data(), tables.half.data());
+    CHECK(same(from_limbs(limbs.data() + i, n, width, negative), xs[i]));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("crt words: residues of multi-limb integers equal fmpz_fdiv_ui", "[crt]") {
+  FreshRandom r;
+  INFO("seed " << r.seed);
+  const std::vector<Fmpz> xs = random_integers(r, static_cast<size_t>(cas::test::trials(200)), 10000);
+  const size_t n = xs.size(), width = 10000 / 64 + 1;
+  std::vector<Word> matrix(width * n);  // limb-major: limb l of x_i at [l n + i]
+  for (size_t i = 0; i < n; i++) {
+    const std::vector<Word> limbs = magnitude_limbs(xs[i].get(), width);
+    for (size_t l = 0; l < width; l++) matrix[l * n + i] = limbs[l];
+  }
+  for (Word p : test_primes(r)) {
+    INFO("p = " << p);
+    const cas::crt::ReductionPrime q = cas::crt::reduction_prime(p);
+    for (size_t i = 0; i < n; i++) {
+      INFO("x = " << text(xs[i]));
+      const bool negative = fmpz_sgn(xs[i].get()) < 0;
+      const Word expected = fmpz_fdiv_ui(xs[i].get(), p);
+      const std::vector<Word> limbs = magnitude_limbs(xs[i].get(), fmpz_size(xs[i].get()) + 1);
+      CHECK(cas::crt::residue_of_limbs(limbs.data(), limbs.size(), 1, negative, q) == expected);
+      CHECK(cas::crt::residue_of_limbs(matrix.data() + i, width, n, negative, q) == expected);
+    }
+  }
+}
+
+TEST_CASE("crt words: Garner's digits and limbs reconstruct the symmetric residue", "[crt]") {
+  FreshRandom r;
+  INFO("seed " << r.seed);
+  for (size_t k : {1, 2, 3, 13, 14, 33, 120}) check_reconstruction(r, cas::gpu::ntt_primes(62, 20, k));
+  // Unordered primes of mixed sizes: digits of a larger prime reduced modulo a smaller one.
+  std::vector<Word> mixed = {3, n_randprime(r.state(), 63, 1), 5, (Word{1} << 61) - 1};
+  do mixed.push_back(n_randprime(r.state(), 40, 1));
+  while (mixed.back() == 3 || mixed.back() == 5);
+  check_reconstruction(r, mixed);
+  check_reconstruction(r, {2});
+  check_reconstruction(r, {2, 3});
+}
+
+TEST_CASE("crt words: modular inverses", "[crt]") {
+  FreshRandom r;
+  INFO("seed " << r.seed);
+  for (int t = 0; t < cas::test::trials(2000); t++) {
+    const Word p = n_randprime(r.state(), static_cast<int>(n_randint(r.state(), 62)) + 2, 1);
+    const Word b = n_randint(r.state(), p - 1) + 1;
+    INFO(b << " mod " << p);
+    CHECK(cas::crt::inverse_mod(b, p) == n_invmod(b, p));
+  }
+}
