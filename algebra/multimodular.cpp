@@ -244,6 +244,33 @@ void reconstruct_symmetric(fmpz* out, const std::vector<ulong>& products, size_t
   });
 }
 
+crt::LimbMatrix to_limb_matrix(const fmpz* coeffs, size_t count) {
+  crt::LimbMatrix m;
+  m.count = count;
+  m.width = std::max<size_t>(1, static_cast<size_t>(_fmpz_vec_max_limbs(coeffs, static_cast<slong>(count))));
+  m.limbs.assign(m.width * count, 0);
+  m.negative.assign(count, 0);
+  parallel_ranges(count, 4096, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; i++) {
+      ulong small;
+      const Limbs c = limbs_of(coeffs + i, small);
+      for (size_t l = 0; l < c.count; l++) m.limbs[l * count + i] = c.limbs[l];
+      m.negative[i] = c.negative;
+    }
+  });
+  return m;
+}
+
+void from_limb_matrix(fmpz* out, const crt::LimbMatrix& m) {
+  parallel_ranges(m.count, 4096, [&](size_t begin, size_t end) {
+    std::vector<ulong> limbs(m.width);
+    for (size_t i = begin; i < end; i++) {
+      for (size_t l = 0; l < m.width; l++) limbs[l] = m.limbs[l * m.count + i];
+      set_from_limbs(out + i, limbs.data(), m.width, m.negative[i] != 0);
+    }
+  });
+}
+
 std::vector<ulong> multimodular_primes(ulong bound_bits, unsigned log2_length) {
   // M >= 2^(bound_bits + 1) exactly when M (odd, > 1) has at least bound_bits + 2 bits.
   const ulong needed_bits = bound_bits + 2;
@@ -273,12 +300,50 @@ MultimodularPlan plan_multimodular(const ZPoly& a, const ZPoly& b) {
   return plan;
 }
 
+crt::LimbMatrix multiply_limb_matrices_on_host(const crt::LimbMatrix& a, const crt::LimbMatrix& b,
+                                               const std::vector<ulong>& primes) {
+  const size_t k = primes.size(), length = a.count + b.count - 1;
+  std::vector<ulong> ra(k * a.count), rb(k * b.count);
+  for (size_t j = 0; j < k; j++) {
+    const crt::ReductionPrime q = crt::reduction_prime(primes[j]);
+    parallel_ranges(a.count, 4096, [&](size_t begin, size_t end) {
+      for (size_t i = begin; i < end; i++)
+        crt::reduce_entry(i, a.limbs.data(), a.negative.data(), a.count, a.width, q, ra.data() + j * a.count);
+    });
+    parallel_ranges(b.count, 4096, [&](size_t begin, size_t end) {
+      for (size_t i = begin; i < end; i++)
+        crt::reduce_entry(i, b.limbs.data(), b.negative.data(), b.count, b.width, q, rb.data() + j * b.count);
+    });
+  }
+  std::vector<ulong> products = products_on_cpu(Residues{ra.data(), a.count, rb.data(), b.count}, primes);
+  const crt::GarnerTables tables(primes);
+  crt::LimbMatrix c;
+  c.count = length;
+  c.width = tables.width();
+  c.limbs.assign(c.width * length, 0);
+  c.negative.assign(length, 0);
+  parallel_ranges(length, 1024, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; i++)
+      crt::reconstruct_entry(i, products.data(), length, tables.view(), c.limbs.data(), c.negative.data());
+  });
+  return c;
+}
+
 ZPoly multiply_with_primes(const ZPoly& a, const ZPoly& b, const std::vector<ulong>& primes, ProductEngine engine,
                            CrtMethod method) {
   ZPoly c;
   if (a.is_zero() || b.is_zero() || primes.empty()) return c;
   const size_t la = static_cast<size_t>(a.length()), lb = static_cast<size_t>(b.length());
   const size_t length = la + lb - 1;
+  if (engine == ProductEngine::HostKernels) {
+    const crt::LimbMatrix product =
+        multiply_limb_matrices_on_host(to_limb_matrix(a.get()->coeffs, la), to_limb_matrix(b.get()->coeffs, lb), primes);
+    fmpz_poly_fit_length(c.get(), static_cast<slong>(length));
+    from_limb_matrix(c.get()->coeffs, product);
+    _fmpz_poly_set_length(c.get(), static_cast<slong>(length));
+    _fmpz_poly_normalise(c.get());
+    return c;
+  }
   std::vector<ulong> products;
   {
     const std::vector<ulong> ra = reduce_operand(a.get()->coeffs, la, primes);

@@ -7,13 +7,19 @@
 #include "modpoly.hpp"
 #include "zpoly.hpp"
 
+#include "gpu/crt_words.hpp"
+
 #include <flint/fmpz.h>
 
 #include <vector>
 
 namespace cas {
 
-enum class ProductEngine { Cpu, Gpu };
+// Cpu: FLINT's products and reconstruction straight from the fmpz coefficients, the fastest on
+// the CPU. Gpu: the GPU engine. HostKernels: the GPU pipeline's word-level steps (reduction,
+// Garner, limb-major layout: gpu/crt_words.hpp) run on the host, so that the tests check on
+// every machine the arithmetic the GPU kernels execute.
+enum class ProductEngine { Cpu, Gpu, HostKernels };
 
 // How the residues become integers again: Garner's mixed-radix form (digits by word-size Shoup
 // products, then a Horner loop on limbs) or FLINT's product tree (fmpz_comb_t, fmpz_multi_CRT_ui);
@@ -60,6 +66,17 @@ ZPoly multiply_with_primes(const ZPoly& a, const ZPoly& b, const std::vector<ulo
 // residues[j * length + i] modulo primes[j], for i < length; in parallel over coefficient ranges.
 void reconstruct_symmetric(fmpz* out, const std::vector<ulong>& residues, size_t length,
                            const std::vector<ulong>& primes, CrtMethod method = CrtMethod::Automatic);
+
+// Coefficients as the GPU's limb-major matrix (gpu/crt_words.hpp) and back, in parallel over the
+// coefficients. width is the most limbs of any coefficient (at least 1).
+crt::LimbMatrix to_limb_matrix(const fmpz* coeffs, size_t count);
+// out[i] = entry i of m, i < m.count.
+void from_limb_matrix(fmpz* out, const crt::LimbMatrix& m);
+
+// The product of two polynomials given as limb matrices, modulo the primes' product, in
+// symmetric representation (as multiply_with_primes), by the GPU pipeline's steps on the host.
+crt::LimbMatrix multiply_limb_matrices_on_host(const crt::LimbMatrix& a, const crt::LimbMatrix& b,
+                                               const std::vector<ulong>& primes);
 
 // out = a * b for integers: |a| and |b| split into limbs of limb_bits bits (a polynomial at
 // x = 2^limb_bits), one product in Z[x] above, evaluated back at 2^limb_bits (the carries).

@@ -151,6 +151,37 @@ CAS_HOST_DEVICE inline bool make_symmetric(Word* x, std::size_t stride, std::siz
   return true;
 }
 
+// ---------------------------------------------------------------- one thread's work
+// The bodies of the GPU kernels (gpu/crt.cu), one coefficient i each, on limb-major matrices of
+// `count` numbers: a kernel is a grid-stride loop over i around them, and the unit tests run the
+// same bodies over every i on the host.
+
+// out[i] = x_i mod q.p for the signed numbers x_i: `width` limbs at limbs[l count + i], sign
+// negative[i] != 0.
+CAS_HOST_DEVICE inline void reduce_entry(std::size_t i, const Word* limbs, const std::uint32_t* negative,
+                                         std::size_t count, std::size_t width, const ReductionPrime& q, Word* out) {
+  out[i] = residue_of_limbs(limbs + i, width, count, negative[i] != 0, q);
+}
+
+// Pointers to a GarnerTables' arrays (host or device copies).
+struct GarnerView {
+  const Word* primes;
+  const Word* inverse;
+  const Word* inverse_shoup;
+  const Word* modulus;
+  const Word* half;
+  std::size_t k, width;
+};
+
+// Coefficient i of `count` from its residues residues[j count + i] (overwritten by Garner's
+// digits): its symmetric value as limbs[l count + i], l < t.width, and negative[i].
+CAS_HOST_DEVICE inline void reconstruct_entry(std::size_t i, Word* residues, std::size_t count, const GarnerView& t,
+                                              Word* limbs, std::uint32_t* negative) {
+  mixed_radix_digits(residues + i, count, t.k, t.primes, t.inverse, t.inverse_shoup);
+  digits_to_limbs(limbs + i, count, t.width, residues + i, count, t.k, t.primes);
+  negative[i] = make_symmetric(limbs + i, count, t.width, t.modulus, t.half) ? 1 : 0;
+}
+
 // ---------------------------------------------------------------- tables (host)
 
 // b^-1 mod p for gcd(b, p) = 1, b < p, by the extended Euclidean algorithm.
@@ -200,6 +231,17 @@ struct GarnerTables {
   }
 
   std::size_t width() const { return modulus.size(); }  // limbs of every reconstructed value
+  GarnerView view() const {
+    return {primes.data(), inverse.data(), inverse_shoup.data(), modulus.data(), half.data(), primes.size(), width()};
+  }
+};
+
+// `count` signed numbers of `width` limbs, limb-major (limb l of x_i at limbs[l count + i]): the
+// layout the kernels read and write.
+struct LimbMatrix {
+  std::size_t count = 0, width = 0;
+  std::vector<Word> limbs;               // width * count
+  std::vector<std::uint32_t> negative;   // count; 1 for x_i < 0
 };
 
 }  // namespace cas::crt

@@ -262,6 +262,40 @@ TEST_CASE("multimodular integer products equal mpz_mul (CPU engine)", "[multimod
   run_integers(ProductEngine::Cpu, {64, 65, 1000, 100000, 1000000});
 }
 
+// ---- the GPU pipeline's word-level steps on the host (CI) -------------------------------------
+
+TEST_CASE("multimodular products equal fmpz_poly_mul (GPU steps on the host)", "[multimodular][crt]") {
+  run_differential(ProductEngine::HostKernels, cas::test::trials(30), {});
+}
+
+TEST_CASE("multimodular: at the prime-count boundary (GPU steps on the host)", "[multimodular][crt]") {
+  run_boundaries(ProductEngine::HostKernels, 1024);
+}
+
+TEST_CASE("multimodular products in Z/pZ[x] for p above 64 bits (GPU steps on the host)", "[multimodular][crt]") {
+  run_modular(ProductEngine::HostKernels, 1000);
+}
+
+TEST_CASE("multimodular integer products equal mpz_mul (GPU steps on the host)", "[multimodular][crt]") {
+  run_integers(ProductEngine::HostKernels, {64, 65, 1000, 100000});
+}
+
+TEST_CASE("multimodular: limb matrices round-trip", "[multimodular][crt]") {
+  FreshRandom r;
+  INFO("seed " << r.seed);
+  for (ulong bits : {ulong{1}, ulong{62}, ulong{64}, ulong{65}, ulong{3000}}) {
+    const ZPoly f = random_zpoly(r.state(), 300, bits);
+    const cas::crt::LimbMatrix m = cas::to_limb_matrix(f.get()->coeffs, static_cast<size_t>(f.length()));
+    const size_t max_bits = static_cast<size_t>(std::labs(_fmpz_vec_max_bits(f.get()->coeffs, f.length())));
+    CHECK(m.width == std::max<size_t>(1, (max_bits + 63) / 64));
+    ZPoly g;
+    fmpz_poly_fit_length(g.get(), f.length());
+    cas::from_limb_matrix(g.get()->coeffs, m);
+    _fmpz_poly_set_length(g.get(), f.length());
+    CHECK(equal(f, g));
+  }
+}
+
 TEST_CASE("multimodular: :timer names the primes", "[multimodular]") {
   cas::engine_reset();
   cas::OperationDetail d;
