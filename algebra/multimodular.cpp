@@ -300,22 +300,10 @@ MultimodularPlan plan_multimodular(const ZPoly& a, const ZPoly& b) {
   return plan;
 }
 
-crt::LimbMatrix multiply_limb_matrices_on_host(const crt::LimbMatrix& a, const crt::LimbMatrix& b,
-                                               const std::vector<ulong>& primes) {
-  const size_t k = primes.size(), length = a.count + b.count - 1;
-  std::vector<ulong> ra(k * a.count), rb(k * b.count);
-  for (size_t j = 0; j < k; j++) {
-    const crt::ReductionPrime q = crt::reduction_prime(primes[j]);
-    parallel_ranges(a.count, 4096, [&](size_t begin, size_t end) {
-      for (size_t i = begin; i < end; i++)
-        crt::reduce_entry(i, a.limbs.data(), a.negative.data(), a.count, a.width, q, ra.data() + j * a.count);
-    });
-    parallel_ranges(b.count, 4096, [&](size_t begin, size_t end) {
-      for (size_t i = begin; i < end; i++)
-        crt::reduce_entry(i, b.limbs.data(), b.negative.data(), b.count, b.width, q, rb.data() + j * b.count);
-    });
-  }
-  std::vector<ulong> products = products_on_cpu(Residues{ra.data(), a.count, rb.data(), b.count}, primes);
+namespace {
+
+// Garner on the host, coefficient by coefficient (reconstruct_entry), into a limb matrix.
+crt::LimbMatrix reconstruct_on_host(std::vector<ulong>& products, size_t length, const std::vector<ulong>& primes) {
   const crt::GarnerTables tables(primes);
   crt::LimbMatrix c;
   c.count = length;
@@ -327,6 +315,35 @@ crt::LimbMatrix multiply_limb_matrices_on_host(const crt::LimbMatrix& a, const c
       crt::reconstruct_entry(i, products.data(), length, tables.view(), c.limbs.data(), c.negative.data());
   });
   return c;
+}
+
+// residues[j count + i] = entry(i, q_j, residues + j count) for every prime: the reduction
+// kernels' bodies, run on the host.
+template <class Entry>
+std::vector<ulong> residues_on_host(size_t count, const std::vector<ulong>& primes, Entry&& entry) {
+  std::vector<ulong> residues(primes.size() * count);
+  for (size_t j = 0; j < primes.size(); j++) {
+    const crt::ReductionPrime q = crt::reduction_prime(primes[j]);
+    parallel_ranges(count, 4096, [&](size_t begin, size_t end) {
+      for (size_t i = begin; i < end; i++) entry(i, q, residues.data() + j * count);
+    });
+  }
+  return residues;
+}
+
+}  // namespace
+
+crt::LimbMatrix multiply_limb_matrices_on_host(const crt::LimbMatrix& a, const crt::LimbMatrix& b,
+                                               const std::vector<ulong>& primes) {
+  auto reduce = [](const crt::LimbMatrix& m) {
+    return [&m](size_t i, const crt::ReductionPrime& q, ulong* out) {
+      crt::reduce_entry(i, m.limbs.data(), m.negative.data(), m.count, m.width, q, out);
+    };
+  };
+  const std::vector<ulong> ra = residues_on_host(a.count, primes, reduce(a));
+  const std::vector<ulong> rb = residues_on_host(b.count, primes, reduce(b));
+  std::vector<ulong> products = products_on_cpu(Residues{ra.data(), a.count, rb.data(), b.count}, primes);
+  return reconstruct_on_host(products, a.count + b.count - 1, primes);
 }
 
 ZPoly multiply_with_primes(const ZPoly& a, const ZPoly& b, const std::vector<ulong>& primes, ProductEngine engine,
@@ -399,6 +416,48 @@ ulong integer_limb_bits(ulong bits_a, ulong bits_b) {
   return (182 - ceil_log2(shorter_limbs)) / 2;
 }
 
+namespace {
+
+// x = P_0 + P_1 + P_2 (crt::packed_word) = sum c_i 2^(b i), for the product's coefficients
+// 0 <= c_i < 2^(3b).
+void evaluate_packed_on_host(fmpz_t out, const crt::LimbMatrix& c, unsigned b) {
+  const size_t words = static_cast<size_t>(b) * (c.count + 2) / 64 + 2;
+  std::vector<ulong> x(words, 0), part(words);
+  for (unsigned r = 0; r < 3; r++) {
+    parallel_ranges(words, 1 << 16, [&](size_t begin, size_t end) {
+      for (size_t w = begin; w < end; w++) part[w] = crt::packed_word(w, r, c.limbs.data(), c.count, c.width, b);
+    });
+    mpn_add_n(x.data(), x.data(), part.data(), static_cast<mp_size_t>(words));  // no carry out: x fits
+  }
+  set_from_limbs(out, x.data(), words, false);
+}
+
+// |a| |b| by the GPU pipeline's steps on the host: b-bit chunks reduced modulo each prime, the
+// products, Garner into a limb matrix, the packed sums.
+void multiply_magnitudes_on_host(fmpz_t out, const Limbs& a, const Limbs& b, unsigned limb_bits,
+                                 const MultimodularPlan& plan, size_t chunks_a, size_t chunks_b) {
+  auto chunk_residues = [limb_bits](const Limbs& x) {
+    return [&x, limb_bits](size_t i, const crt::ReductionPrime& q, ulong* residues) {
+      crt::chunk_residue_entry(i, x.limbs, x.count, limb_bits, q, residues);
+    };
+  };
+  const std::vector<ulong> ra = residues_on_host(chunks_a, plan.primes, chunk_residues(a));
+  const std::vector<ulong> rb = residues_on_host(chunks_b, plan.primes, chunk_residues(b));
+  std::vector<ulong> products = products_on_cpu(Residues{ra.data(), chunks_a, rb.data(), chunks_b}, plan.primes);
+  evaluate_packed_on_host(out, reconstruct_on_host(products, chunks_a + chunks_b - 1, plan.primes), limb_bits);
+}
+
+// The plan for b-bit chunks: every chunk is below 2^b.
+MultimodularPlan plan_for_chunks(size_t chunks_a, size_t chunks_b, ulong limb_bits) {
+  MultimodularPlan plan;
+  plan.bound_bits = 2 * limb_bits + ceil_log2(std::min(chunks_a, chunks_b));
+  plan.log2_length = ceil_log2(chunks_a + chunks_b - 1);
+  plan.primes = multimodular_primes(plan.bound_bits, plan.log2_length);
+  return plan;
+}
+
+}  // namespace
+
 void multiply_integers_multimodular(fmpz_t out, const fmpz_t a, const fmpz_t b, ProductEngine engine,
                                     MultimodularPlan* plan_out) {
   if (fmpz_is_zero(a) || fmpz_is_zero(b)) {
@@ -408,6 +467,19 @@ void multiply_integers_multimodular(fmpz_t out, const fmpz_t a, const fmpz_t b, 
   }
   const int sign = fmpz_sgn(a) * fmpz_sgn(b);
   const ulong limb_bits = integer_limb_bits(fmpz_bits(a), fmpz_bits(b));
+  if (engine == ProductEngine::HostKernels) {
+    ulong small_a, small_b;
+    const Limbs la = limbs_of(a, small_a), lb = limbs_of(b, small_b);
+    const size_t chunks_a = (fmpz_bits(a) + limb_bits - 1) / limb_bits;
+    const size_t chunks_b = (fmpz_bits(b) + limb_bits - 1) / limb_bits;
+    const MultimodularPlan plan = plan_for_chunks(chunks_a, chunks_b, limb_bits);
+    Fmpz product;  // out may alias a or b
+    multiply_magnitudes_on_host(product.get(), la, lb, static_cast<unsigned>(limb_bits), plan, chunks_a, chunks_b);
+    fmpz_swap(out, product.get());
+    if (sign < 0) fmpz_neg(out, out);
+    if (plan_out) *plan_out = plan;
+    return;
+  }
   Fmpz magnitude;
   ZPoly pa, pb;
   fmpz_abs(magnitude.get(), a);

@@ -151,6 +151,64 @@ CAS_HOST_DEVICE inline bool make_symmetric(Word* x, std::size_t stride, std::siz
   return true;
 }
 
+// ---------------------------------------------------------------- integers as polynomials
+// A huge integer x >= 0 (limbs, little-endian) is the polynomial sum x_i t^i at t = 2^b, x_i its
+// b-bit chunks; the product's coefficients c_i come back at t = 2^b with carries. Only bit
+// extraction here: no arithmetic crosses a word.
+
+// The 64 bits of x starting at bit `bit` (zero beyond its `count` limbs).
+CAS_HOST_DEVICE inline Word bits_at(const Word* limbs, std::size_t count, std::size_t stride, std::size_t bit) {
+  const std::size_t w = bit / 64;
+  const unsigned shift = static_cast<unsigned>(bit % 64);
+  const Word low = w < count ? limbs[w * stride] : 0;
+  if (shift == 0) return low;
+  const Word high = w + 1 < count ? limbs[(w + 1) * stride] : 0;
+  return (low >> shift) | (high << (64 - shift));
+}
+
+CAS_HOST_DEVICE inline Word low_bits(Word x, unsigned bits) { return bits >= 64 ? x : x & ((Word{1} << bits) - 1); }
+
+// Chunk i of x in chunks of b bits, 1 <= b <= 128: chunk[0] its low word, chunk[1] its high one.
+CAS_HOST_DEVICE inline void chunk_at(const Word* limbs, std::size_t count, std::size_t i, unsigned b, Word* chunk) {
+  const std::size_t start = i * b;
+  chunk[0] = low_bits(bits_at(limbs, count, 1, start), b);
+  chunk[1] = b > 64 ? low_bits(bits_at(limbs, count, 1, start + 64), b - 64) : 0;
+}
+
+// out[i] = chunk i of x (b-bit chunks) mod q.p.
+CAS_HOST_DEVICE inline void chunk_residue_entry(std::size_t i, const Word* limbs, std::size_t count, unsigned b,
+                                                const ReductionPrime& q, Word* out) {
+  Word chunk[2];
+  chunk_at(limbs, count, i, b, chunk);
+  out[i] = residue_of_limbs(chunk, 2, 1, false, q);
+}
+
+// Word w of P_r = sum over i = r mod 3 of c_i 2^(b i), c_i >= 0 the `count` entries of a
+// limb-major matrix of `width` limbs. Requires c_i < 2^(3 b): then the terms of P_r occupy
+// disjoint bit ranges [b i, b i + 3 b), so a word of P_r is the OR of the (at most two) pieces
+// that meet it, and x = P_0 + P_1 + P_2 needs only two long additions with carries.
+CAS_HOST_DEVICE inline Word packed_word(std::size_t w, unsigned r, const Word* c, std::size_t count, std::size_t width,
+                                        unsigned b) {
+  const std::size_t word_start = 64 * w;
+  std::size_t i = (word_start + 63) / b;  // the last term starting inside or before this word
+  if (i >= count) i = count - 1;
+  while (i % 3 != r) {
+    if (i == 0) return 0;
+    i--;
+  }
+  Word out = 0;
+  for (;; i -= 3) {
+    const std::size_t term_start = b * i;
+    if (term_start + 3 * static_cast<std::size_t>(b) <= word_start) break;  // ends below the word
+    if (term_start >= word_start)
+      out |= bits_at(c + i, width, count, 0) << (term_start - word_start);  // starts inside the word
+    else
+      out |= bits_at(c + i, width, count, word_start - term_start);
+    if (i < 3) break;
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------- one thread's work
 // The bodies of the GPU kernels (gpu/crt.cu), one coefficient i each, on limb-major matrices of
 // `count` numbers: a kernel is a grid-stride loop over i around them, and the unit tests run the

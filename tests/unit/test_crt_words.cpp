@@ -14,6 +14,7 @@
 #include <flint/fmpz.h>
 #include <flint/ulong_extras.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -189,5 +190,59 @@ TEST_CASE("crt words: modular inverses", "[crt]") {
     const Word b = n_randint(r.state(), p - 1) + 1;
     INFO(b << " mod " << p);
     CHECK(cas::crt::inverse_mod(b, p) == n_invmod(b, p));
+  }
+}
+
+TEST_CASE("crt words: chunks of an integer reassemble it", "[crt]") {
+  FreshRandom r;
+  INFO("seed " << r.seed);
+  for (unsigned b : {1u, 7u, 63u, 64u, 65u, 91u, 128u}) {
+    Fmpz x;
+    fmpz_randtest_unsigned(x.get(), r.state(), static_cast<slong>(n_randint(r.state(), 5000) + 1));
+    const std::vector<Word> limbs = magnitude_limbs(x.get(), std::max<size_t>(1, fmpz_size(x.get())));
+    const size_t chunks = (fmpz_bits(x.get()) + b - 1) / b + 2;  // two beyond the top: zero
+    Fmpz sum, term;
+    for (size_t i = 0; i < chunks; i++) {
+      Word chunk[2];
+      cas::crt::chunk_at(limbs.data(), limbs.size(), i, b, chunk);
+      fmpz_set_uiui(term.get(), chunk[1], chunk[0]);
+      CHECK(fmpz_bits(term.get()) <= b);
+      fmpz_mul_2exp(term.get(), term.get(), b * i);
+      fmpz_add(sum.get(), sum.get(), term.get());
+    }
+    INFO(b << "-bit chunks of " << text(x));
+    CHECK(same(sum, x));
+  }
+}
+
+TEST_CASE("crt words: packed words sum to the value at 2^b", "[crt]") {
+  FreshRandom r;
+  INFO("seed " << r.seed);
+  for (unsigned b : {64u, 70u, 91u, 100u}) {
+    const size_t count = n_randint(r.state(), 40) + 1, width = (3 * b + 63) / 64;
+    std::vector<Word> c(width * count);  // limb-major, entries below 2^(3b), many at the top
+    Fmpz expected, term;
+    for (size_t i = 0; i < count; i++) {
+      fmpz_randtest_unsigned(term.get(), r.state(), 3 * b);
+      if (i % 3 == 0) {  // 2^(3b) - 1: every bit of the term set
+        fmpz_one(term.get());
+        fmpz_mul_2exp(term.get(), term.get(), 3 * b);
+        fmpz_sub_ui(term.get(), term.get(), 1);
+      }
+      const std::vector<Word> limbs = magnitude_limbs(term.get(), width);
+      for (size_t l = 0; l < width; l++) c[l * count + i] = limbs[l];
+      fmpz_mul_2exp(term.get(), term.get(), b * i);
+      fmpz_add(expected.get(), expected.get(), term.get());
+    }
+    const size_t words = b * (count + 2) / 64 + 2;
+    Fmpz sum;
+    for (unsigned part = 0; part < 3; part++) {
+      std::vector<Word> packed(words);
+      for (size_t w = 0; w < words; w++) packed[w] = cas::crt::packed_word(w, part, c.data(), count, width, b);
+      fmpz_set_ui_array(term.get(), packed.data(), static_cast<slong>(words));
+      fmpz_add(sum.get(), sum.get(), term.get());
+    }
+    INFO(count << " terms of up to " << 3 * b << " bits at 2^" << b);
+    CHECK(same(sum, expected));
   }
 }
