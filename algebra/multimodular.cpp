@@ -26,10 +26,11 @@ const char* crt_method_name(CrtMethod method) {
 }
 
 // Measured with `cas_unit_tests "[timing]"` on a 2-core host (FLINT 2.9, both threads), the
-// reconstruction alone of 2^16 coefficients, ms, Garner / product tree: 3 primes 12 / 16-27,
-// 6 primes 12 / 29, 9 primes 24 / 35, 14 primes 46 / 49, 33 primes 190-216 / 105-138, 98 primes
-// 1782 / 798, 323 primes 16551 / 6072. Garner's k^2/2 word products and limb products win while
-// the numbers are a few limbs; the product tree's subquadratic recombination from about 14 primes.
+// reconstruction alone of 2^16 coefficients, ms, Garner (gpu/crt_words.hpp) / product tree:
+// 3 primes 9 / 18, 6 primes 12 / 22, 9 primes 13 / 23, 14 primes 26 / 27, 33 primes 141 / 73,
+// 98 primes 1127 / 422. Garner's k^2/2 word products and limb products win while the numbers are
+// a few limbs; the product tree's subquadratic recombination from about 14 primes. (On the GPU,
+// Garner runs for every prime count: one thread per coefficient, no allocation.)
 CrtMethod fastest_crt_method(size_t prime_count) {
   return prime_count < 14 ? CrtMethod::Garner : CrtMethod::ProductTree;
 }
