@@ -245,18 +245,29 @@ void reconstruct_symmetric(fmpz* out, const std::vector<ulong>& products, size_t
   });
 }
 
+// The limb-major matrices are transposed in blocks of this many coefficients: each limb row of a
+// block is one contiguous run (2 KB) instead of one word per page, which the TLB punishes.
+constexpr size_t transpose_block = 256;
+
 crt::LimbMatrix to_limb_matrix(const fmpz* coeffs, size_t count) {
   crt::LimbMatrix m;
   m.count = count;
   m.width = std::max<size_t>(1, static_cast<size_t>(_fmpz_vec_max_limbs(coeffs, static_cast<slong>(count))));
-  m.limbs.assign(m.width * count, 0);
-  m.negative.assign(count, 0);
+  m.limbs.resize(m.width * count);
+  m.negative.resize(count);
   parallel_ranges(count, 4096, [&](size_t begin, size_t end) {
-    for (size_t i = begin; i < end; i++) {
-      ulong small;
-      const Limbs c = limbs_of(coeffs + i, small);
-      for (size_t l = 0; l < c.count; l++) m.limbs[l * count + i] = c.limbs[l];
-      m.negative[i] = c.negative;
+    std::vector<Limbs> block(transpose_block);
+    std::vector<ulong> small(transpose_block);
+    for (size_t first = begin; first < end; first += transpose_block) {
+      const size_t size = std::min(transpose_block, end - first);
+      for (size_t b = 0; b < size; b++) {
+        block[b] = limbs_of(coeffs + first + b, small[b]);
+        m.negative[first + b] = block[b].negative;
+      }
+      for (size_t l = 0; l < m.width; l++) {
+        ulong* row = m.limbs.data() + l * count + first;
+        for (size_t b = 0; b < size; b++) row[b] = l < block[b].count ? block[b].limbs[l] : 0;
+      }
     }
   });
   return m;
@@ -264,10 +275,15 @@ crt::LimbMatrix to_limb_matrix(const fmpz* coeffs, size_t count) {
 
 void from_limb_matrix(fmpz* out, const crt::LimbMatrix& m) {
   parallel_ranges(m.count, 4096, [&](size_t begin, size_t end) {
-    std::vector<ulong> limbs(m.width);
-    for (size_t i = begin; i < end; i++) {
-      for (size_t l = 0; l < m.width; l++) limbs[l] = m.limbs[l * m.count + i];
-      set_from_limbs(out + i, limbs.data(), m.width, m.negative[i] != 0);
+    std::vector<ulong> block(transpose_block * m.width);  // coefficient-major
+    for (size_t first = begin; first < end; first += transpose_block) {
+      const size_t size = std::min(transpose_block, end - first);
+      for (size_t l = 0; l < m.width; l++) {
+        const ulong* row = m.limbs.data() + l * m.count + first;
+        for (size_t b = 0; b < size; b++) block[b * m.width + l] = row[b];
+      }
+      for (size_t b = 0; b < size; b++)
+        set_from_limbs(out + first + b, block.data() + b * m.width, m.width, m.negative[first + b] != 0);
     }
   });
 }
