@@ -435,33 +435,33 @@ ulong integer_limb_bits(ulong bits_a, ulong bits_b) {
 
 namespace {
 
-// x = P_0 + P_1 + P_2 (crt::packed_word) = sum c_i 2^(b i), for the product's coefficients
-// 0 <= c_i < 2^(3b).
-void evaluate_packed_on_host(fmpz_t out, const crt::LimbMatrix& c, unsigned b) {
-  const size_t words = static_cast<size_t>(b) * (c.count + 2) / 64 + 2;
-  std::vector<ulong> x(words, 0), part(words);
-  for (unsigned r = 0; r < 3; r++) {
+// Words enough for P_0, P_1, P_2 of `length` coefficients below 2^(3b) at t = 2^b.
+size_t packed_words(size_t length, unsigned b) { return static_cast<size_t>(b) * (length + 2) / 64 + 2; }
+
+// P_0, P_1, P_2 (crt::packed_word) one after the other, `words` words each.
+std::vector<ulong> packed_sums_on_host(const crt::LimbMatrix& c, unsigned b, size_t words) {
+  std::vector<ulong> packed(3 * words);
+  for (unsigned r = 0; r < 3; r++)
     parallel_ranges(words, 1 << 16, [&](size_t begin, size_t end) {
-      for (size_t w = begin; w < end; w++) part[w] = crt::packed_word(w, r, c.limbs.data(), c.count, c.width, b);
+      for (size_t w = begin; w < end; w++)
+        packed[r * words + w] = crt::packed_word(w, r, c.limbs.data(), c.count, c.width, b);
     });
-    mpn_add_n(x.data(), x.data(), part.data(), static_cast<mp_size_t>(words));  // no carry out: x fits
-  }
-  set_from_limbs(out, x.data(), words, false);
+  return packed;
 }
 
-// |a| |b| by the GPU pipeline's steps on the host: b-bit chunks reduced modulo each prime, the
-// products, Garner into a limb matrix, the packed sums.
-void multiply_magnitudes_on_host(fmpz_t out, const Limbs& a, const Limbs& b, unsigned limb_bits,
-                                 const MultimodularPlan& plan, size_t chunks_a, size_t chunks_b) {
+// |a| |b| as P_0, P_1, P_2 by the GPU pipeline's steps on the host: b-bit chunks reduced modulo
+// each prime, the products, Garner into a limb matrix, the packed sums.
+std::vector<ulong> multiply_magnitudes_on_host(const Limbs& a, size_t chunks_a, const Limbs& b, size_t chunks_b,
+                                               unsigned limb_bits, const std::vector<ulong>& primes, size_t words) {
   auto chunk_residues = [limb_bits](const Limbs& x) {
     return [&x, limb_bits](size_t i, const crt::ReductionPrime& q, ulong* residues) {
       crt::chunk_residue_entry(i, x.limbs, x.count, limb_bits, q, residues);
     };
   };
-  const std::vector<ulong> ra = residues_on_host(chunks_a, plan.primes, chunk_residues(a));
-  const std::vector<ulong> rb = residues_on_host(chunks_b, plan.primes, chunk_residues(b));
-  std::vector<ulong> products = products_on_cpu(Residues{ra.data(), chunks_a, rb.data(), chunks_b}, plan.primes);
-  evaluate_packed_on_host(out, reconstruct_on_host(products, chunks_a + chunks_b - 1, plan.primes), limb_bits);
+  const std::vector<ulong> ra = residues_on_host(chunks_a, primes, chunk_residues(a));
+  const std::vector<ulong> rb = residues_on_host(chunks_b, primes, chunk_residues(b));
+  std::vector<ulong> products = products_on_cpu(Residues{ra.data(), chunks_a, rb.data(), chunks_b}, primes);
+  return packed_sums_on_host(reconstruct_on_host(products, chunks_a + chunks_b - 1, primes), limb_bits, words);
 }
 
 // The plan for b-bit chunks: every chunk is below 2^b.
@@ -474,6 +474,37 @@ MultimodularPlan plan_for_chunks(size_t chunks_a, size_t chunks_b, ulong limb_bi
 }
 
 }  // namespace
+
+// Straight into out's limbs: ranges of words in parallel, each range's carry out (0, 1 or 2) then
+// added into the next range in order.
+void add_packed_sums(fmpz_t out, const std::vector<ulong>& packed, size_t words, size_t ranges) {
+  mpz_ptr z = _fmpz_promote(out);
+  mpz_realloc2(z, static_cast<mp_bitcnt_t>(words) * 64);
+  ulong* x = z->_mp_d;
+  const ulong* p0 = packed.data();
+  const ulong* p1 = p0 + words;
+  const ulong* p2 = p1 + words;
+  const size_t grain = 4096;
+  if (ranges == 0) ranges = std::min<size_t>(std::thread::hardware_concurrency(), words / grain);
+  ranges = std::max<size_t>(1, std::min(ranges, words));
+  auto begin = [&](size_t r) { return words * r / ranges; };
+  std::vector<ulong> carry(ranges);
+  parallel_ranges(ranges, 1, [&](size_t first, size_t last) {
+    for (size_t r = first; r < last; r++) {
+      const size_t b = begin(r);
+      const mp_size_t n = static_cast<mp_size_t>(begin(r + 1) - b);
+      carry[r] = mpn_add_n(x + b, p0 + b, p1 + b, n);
+      carry[r] += mpn_add_n(x + b, x + b, p2 + b, n);
+    }
+  });
+  for (size_t r = 1; r < ranges; r++)
+    if (carry[r - 1] != 0)
+      carry[r] += mpn_add_1(x + begin(r), x + begin(r), static_cast<mp_size_t>(begin(r + 1) - begin(r)), carry[r - 1]);
+  size_t size = words;
+  while (size > 0 && x[size - 1] == 0) size--;
+  z->_mp_size = static_cast<int>(size);
+  _fmpz_demote_val(out);  // a small value goes back into the fmpz word
+}
 
 void multiply_integers_multimodular(fmpz_t out, const fmpz_t a, const fmpz_t b, ProductEngine engine,
                                     MultimodularPlan* plan_out) {
@@ -490,8 +521,11 @@ void multiply_integers_multimodular(fmpz_t out, const fmpz_t a, const fmpz_t b, 
     const size_t chunks_a = (fmpz_bits(a) + limb_bits - 1) / limb_bits;
     const size_t chunks_b = (fmpz_bits(b) + limb_bits - 1) / limb_bits;
     const MultimodularPlan plan = plan_for_chunks(chunks_a, chunks_b, limb_bits);
+    const unsigned bits = static_cast<unsigned>(limb_bits);
+    const size_t words = packed_words(chunks_a + chunks_b - 1, bits);
+    const std::vector<ulong> packed = multiply_magnitudes_on_host(la, chunks_a, lb, chunks_b, bits, plan.primes, words);
     Fmpz product;  // out may alias a or b
-    multiply_magnitudes_on_host(product.get(), la, lb, static_cast<unsigned>(limb_bits), plan, chunks_a, chunks_b);
+    add_packed_sums(product.get(), packed, words);
     fmpz_swap(out, product.get());
     if (sign < 0) fmpz_neg(out, out);
     if (plan_out) *plan_out = plan;

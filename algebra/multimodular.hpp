@@ -78,6 +78,11 @@ void from_limb_matrix(fmpz* out, const crt::LimbMatrix& m);
 crt::LimbMatrix multiply_limb_matrices_on_host(const crt::LimbMatrix& a, const crt::LimbMatrix& b,
                                                const std::vector<ulong>& primes);
 
+// out = P_0 + P_1 + P_2 for three numbers of `words` words stored one after the other (the packed
+// sums of an integer product, crt::packed_word); the sum must fit in `words` words. ranges: how
+// many pieces are added in parallel (0: one per core, pieces of at least 4096 words).
+void add_packed_sums(fmpz_t out, const std::vector<ulong>& packed, size_t words, size_t ranges = 0);
+
 // out = a * b for integers: |a| and |b| split into limbs of limb_bits bits (a polynomial at
 // x = 2^limb_bits), one product in Z[x] above, evaluated back at 2^limb_bits (the carries).
 void multiply_integers_multimodular(fmpz_t out, const fmpz_t a, const fmpz_t b, ProductEngine engine,
