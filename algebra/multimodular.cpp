@@ -202,24 +202,6 @@ ulong max_coefficient_bits(const ZPoly& f) {
   return static_cast<ulong>(bits < 0 ? -bits : bits);
 }
 
-// Evaluates c at x = 2^b for coefficients 0 <= c_k < 2^(3b): c_{3j+r} packed into fields of 3b
-// bits (fmpz_poly_bit_pack: they fit, no carries inside), the three sums added at shifts r b.
-void evaluate_at_power_of_two(fmpz_t out, const ZPoly& c, ulong b) {
-  fmpz_zero(out);
-  Fmpz part;
-  for (slong r = 0; r < 3 && r < c.length(); r++) {
-    ZPoly strided;
-    const slong count = (c.length() - r + 2) / 3;
-    fmpz_poly_fit_length(strided.get(), count);
-    for (slong j = 0; j < count; j++) fmpz_set(strided.get()->coeffs + j, c.coeff(3 * j + r));
-    _fmpz_poly_set_length(strided.get(), count);
-    _fmpz_poly_normalise(strided.get());
-    fmpz_poly_bit_pack(part.get(), strided.get(), 3 * b);
-    fmpz_mul_2exp(part.get(), part.get(), static_cast<ulong>(r) * b);
-    fmpz_add(out, out, part.get());
-  }
-}
-
 }  // namespace
 
 void reconstruct_symmetric(fmpz* out, const std::vector<ulong>& products, size_t length, const std::vector<ulong>& primes,
@@ -450,9 +432,11 @@ std::vector<ulong> packed_sums_on_host(const crt::LimbMatrix& c, unsigned b, siz
 }
 
 // |a| |b| as P_0, P_1, P_2 by the GPU pipeline's steps on the host: b-bit chunks reduced modulo
-// each prime, the products, Garner into a limb matrix, the packed sums.
+// each prime, the products (on the GPU engine: its per-prime products, host to host), Garner into
+// a limb matrix, the packed sums.
 std::vector<ulong> multiply_magnitudes_on_host(const Limbs& a, size_t chunks_a, const Limbs& b, size_t chunks_b,
-                                               unsigned limb_bits, const std::vector<ulong>& primes, size_t words) {
+                                               unsigned limb_bits, const std::vector<ulong>& primes, size_t words,
+                                               ProductEngine engine) {
   auto chunk_residues = [limb_bits](const Limbs& x) {
     return [&x, limb_bits](size_t i, const crt::ReductionPrime& q, ulong* residues) {
       crt::chunk_residue_entry(i, x.limbs, x.count, limb_bits, q, residues);
@@ -460,7 +444,9 @@ std::vector<ulong> multiply_magnitudes_on_host(const Limbs& a, size_t chunks_a, 
   };
   const std::vector<ulong> ra = residues_on_host(chunks_a, primes, chunk_residues(a));
   const std::vector<ulong> rb = residues_on_host(chunks_b, primes, chunk_residues(b));
-  std::vector<ulong> products = products_on_cpu(Residues{ra.data(), chunks_a, rb.data(), chunks_b}, primes);
+  const Residues residues{ra.data(), chunks_a, rb.data(), chunks_b};
+  std::vector<ulong> products =
+      engine == ProductEngine::Gpu ? products_on_gpu(residues, primes) : products_on_cpu(residues, primes);
   return packed_sums_on_host(reconstruct_on_host(products, chunks_a + chunks_b - 1, primes), limb_bits, words);
 }
 
@@ -515,31 +501,22 @@ void multiply_integers_multimodular(fmpz_t out, const fmpz_t a, const fmpz_t b, 
   }
   const int sign = fmpz_sgn(a) * fmpz_sgn(b);
   const ulong limb_bits = integer_limb_bits(fmpz_bits(a), fmpz_bits(b));
-  if (engine == ProductEngine::HostKernels) {
-    ulong small_a, small_b;
-    const Limbs la = limbs_of(a, small_a), lb = limbs_of(b, small_b);
-    const size_t chunks_a = (fmpz_bits(a) + limb_bits - 1) / limb_bits;
-    const size_t chunks_b = (fmpz_bits(b) + limb_bits - 1) / limb_bits;
-    const MultimodularPlan plan = plan_for_chunks(chunks_a, chunks_b, limb_bits);
-    const unsigned bits = static_cast<unsigned>(limb_bits);
-    const size_t words = packed_words(chunks_a + chunks_b - 1, bits);
-    const std::vector<ulong> packed = multiply_magnitudes_on_host(la, chunks_a, lb, chunks_b, bits, plan.primes, words);
-    Fmpz product;  // out may alias a or b
-    add_packed_sums(product.get(), packed, words);
-    fmpz_swap(out, product.get());
-    if (sign < 0) fmpz_neg(out, out);
-    if (plan_out) *plan_out = plan;
-    return;
-  }
-  Fmpz magnitude;
-  ZPoly pa, pb;
-  fmpz_abs(magnitude.get(), a);
-  fmpz_poly_bit_unpack_unsigned(pa.get(), magnitude.get(), limb_bits);
-  fmpz_abs(magnitude.get(), b);
-  fmpz_poly_bit_unpack_unsigned(pb.get(), magnitude.get(), limb_bits);
-  const ZPoly c = multiply_multimodular(pa, pb, engine, plan_out);
-  evaluate_at_power_of_two(out, c, limb_bits);
+  // Every engine takes the word-level route: for three primes Garner is the faster reconstruction
+  // anyway, and the limbs need no fmpz in between.
+  ulong small_a, small_b;
+  const Limbs la = limbs_of(a, small_a), lb = limbs_of(b, small_b);
+  const size_t chunks_a = (fmpz_bits(a) + limb_bits - 1) / limb_bits;
+  const size_t chunks_b = (fmpz_bits(b) + limb_bits - 1) / limb_bits;
+  const MultimodularPlan plan = plan_for_chunks(chunks_a, chunks_b, limb_bits);
+  const unsigned bits = static_cast<unsigned>(limb_bits);
+  const size_t words = packed_words(chunks_a + chunks_b - 1, bits);
+  const std::vector<ulong> packed =
+      multiply_magnitudes_on_host(la, chunks_a, lb, chunks_b, bits, plan.primes, words, engine);
+  Fmpz product;  // out may alias a or b
+  add_packed_sums(product.get(), packed, words);
+  fmpz_swap(out, product.get());
   if (sign < 0) fmpz_neg(out, out);
+  if (plan_out) *plan_out = plan;
 }
 
 }  // namespace cas

@@ -83,8 +83,10 @@ crt::LimbMatrix multiply_limb_matrices_on_host(const crt::LimbMatrix& a, const c
 // many pieces are added in parallel (0: one per core, pieces of at least 4096 words).
 void add_packed_sums(fmpz_t out, const std::vector<ulong>& packed, size_t words, size_t ranges = 0);
 
-// out = a * b for integers: |a| and |b| split into limbs of limb_bits bits (a polynomial at
-// x = 2^limb_bits), one product in Z[x] above, evaluated back at 2^limb_bits (the carries).
+// out = a * b for integers: |a| and |b| cut into chunks of b = integer_limb_bits bits (polynomials
+// at x = 2^b, every chunk reduced straight from the limbs), one product modulo each of three
+// primes, Garner, and the coefficients evaluated back at 2^b as three packed sums (disjoint bit
+// fields) added with carries (add_packed_sums).
 void multiply_integers_multimodular(fmpz_t out, const fmpz_t a, const fmpz_t b, ProductEngine engine,
                                     MultimodularPlan* plan_out = nullptr);
 // The limb size for factors of these bit sizes: the largest that keeps the product in 3 primes.
