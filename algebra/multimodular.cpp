@@ -420,20 +420,21 @@ namespace {
 // Words enough for P_0, P_1, P_2 of `length` coefficients below 2^(3b) at t = 2^b.
 size_t packed_words(size_t length, unsigned b) { return static_cast<size_t>(b) * (length + 2) / 64 + 2; }
 
-// P_0, P_1, P_2 (crt::packed_word) one after the other, `words` words each.
-std::vector<ulong> packed_sums_on_host(const crt::LimbMatrix& c, unsigned b, size_t words) {
-  std::vector<ulong> packed(3 * words);
-  for (unsigned r = 0; r < 3; r++)
-    parallel_ranges(words, 1 << 16, [&](size_t begin, size_t end) {
-      for (size_t w = begin; w < end; w++)
-        packed[r * words + w] = crt::packed_word(w, r, c.limbs.data(), c.count, c.width, b);
-    });
-  return packed;
+// P_0 + P_1 + P_2 before the carries between words (crt::summed_words_entry): `words` sums, then
+// crt::summed_groups(words) words of 2-bit carries.
+std::vector<ulong> summed_words_on_host(const crt::LimbMatrix& c, unsigned b, size_t words) {
+  const size_t groups = crt::summed_groups(words);
+  std::vector<ulong> summed(words + groups);
+  parallel_ranges(groups, 1024, [&](size_t begin, size_t end) {
+    for (size_t g = begin; g < end; g++)
+      crt::summed_words_entry(g, c.limbs.data(), c.count, c.width, b, words, summed.data(), summed.data() + words);
+  });
+  return summed;
 }
 
-// |a| |b| as P_0, P_1, P_2 by the GPU pipeline's steps on the host: b-bit chunks reduced modulo
-// each prime, the products (on the GPU engine: its per-prime products, host to host), Garner into
-// a limb matrix, the packed sums.
+// |a| |b| as summed words (summed_words_on_host) by the GPU pipeline's steps on the host: b-bit
+// chunks reduced modulo each prime, the products (on the GPU engine: its per-prime products, host
+// to host), Garner into a limb matrix, the packed sums added word by word.
 std::vector<ulong> multiply_magnitudes_on_host(const Limbs& a, size_t chunks_a, const Limbs& b, size_t chunks_b,
                                                unsigned limb_bits, const std::vector<ulong>& primes, size_t words,
                                                ProductEngine engine) {
@@ -447,7 +448,7 @@ std::vector<ulong> multiply_magnitudes_on_host(const Limbs& a, size_t chunks_a, 
   const Residues residues{ra.data(), chunks_a, rb.data(), chunks_b};
   std::vector<ulong> products =
       engine == ProductEngine::Gpu ? products_on_gpu(residues, primes) : products_on_cpu(residues, primes);
-  return packed_sums_on_host(reconstruct_on_host(products, chunks_a + chunks_b - 1, primes), limb_bits, words);
+  return summed_words_on_host(reconstruct_on_host(products, chunks_a + chunks_b - 1, primes), limb_bits, words);
 }
 
 // The plan for b-bit chunks: every chunk is below 2^b.
@@ -461,15 +462,14 @@ MultimodularPlan plan_for_chunks(size_t chunks_a, size_t chunks_b, ulong limb_bi
 
 }  // namespace
 
-// Straight into out's limbs: ranges of words in parallel, each range's carry out (0, 1 or 2) then
-// added into the next range in order.
-void add_packed_sums(fmpz_t out, const std::vector<ulong>& packed, size_t words, size_t ranges) {
+// Straight into out's limbs: ranges of words in parallel, each adding the carries inside it; each
+// range's carry out (at most 3) then added into the next range in order.
+void finish_summed_words(fmpz_t out, const std::vector<ulong>& summed, size_t words, size_t ranges) {
   mpz_ptr z = _fmpz_promote(out);
   mpz_realloc2(z, static_cast<mp_bitcnt_t>(words) * 64);
   ulong* x = z->_mp_d;
-  const ulong* p0 = packed.data();
-  const ulong* p1 = p0 + words;
-  const ulong* p2 = p1 + words;
+  const ulong* sums = summed.data();
+  const ulong* carry_bits = sums + words;
   const size_t grain = 4096;
   if (ranges == 0) ranges = std::min<size_t>(std::thread::hardware_concurrency(), words / grain);
   ranges = std::max<size_t>(1, std::min(ranges, words));
@@ -477,10 +477,13 @@ void add_packed_sums(fmpz_t out, const std::vector<ulong>& packed, size_t words,
   std::vector<ulong> carry(ranges);
   parallel_ranges(ranges, 1, [&](size_t first, size_t last) {
     for (size_t r = first; r < last; r++) {
-      const size_t b = begin(r);
-      const mp_size_t n = static_cast<mp_size_t>(begin(r + 1) - b);
-      carry[r] = mpn_add_n(x + b, p0 + b, p1 + b, n);
-      carry[r] += mpn_add_n(x + b, x + b, p2 + b, n);
+      ulong ripple = 0;  // 1 when the previous word's addition overflowed
+      for (size_t w = begin(r); w < begin(r + 1); w++) {
+        const ulong in = (w > begin(r) ? crt::carry_out_of(carry_bits, w - 1) : 0) + ripple;
+        x[w] = sums[w] + in;
+        ripple = x[w] < in ? 1 : 0;
+      }
+      carry[r] = crt::carry_out_of(carry_bits, begin(r + 1) - 1) + ripple;
     }
   });
   for (size_t r = 1; r < ranges; r++)
@@ -510,10 +513,10 @@ void multiply_integers_multimodular(fmpz_t out, const fmpz_t a, const fmpz_t b, 
   const MultimodularPlan plan = plan_for_chunks(chunks_a, chunks_b, limb_bits);
   const unsigned bits = static_cast<unsigned>(limb_bits);
   const size_t words = packed_words(chunks_a + chunks_b - 1, bits);
-  const std::vector<ulong> packed =
+  const std::vector<ulong> summed =
       multiply_magnitudes_on_host(la, chunks_a, lb, chunks_b, bits, plan.primes, words, engine);
   Fmpz product;  // out may alias a or b
-  add_packed_sums(product.get(), packed, words);
+  finish_summed_words(product.get(), summed, words);
   fmpz_swap(out, product.get());
   if (sign < 0) fmpz_neg(out, out);
   if (plan_out) *plan_out = plan;

@@ -78,15 +78,16 @@ void from_limb_matrix(fmpz* out, const crt::LimbMatrix& m);
 crt::LimbMatrix multiply_limb_matrices_on_host(const crt::LimbMatrix& a, const crt::LimbMatrix& b,
                                                const std::vector<ulong>& primes);
 
-// out = P_0 + P_1 + P_2 for three numbers of `words` words stored one after the other (the packed
-// sums of an integer product, crt::packed_word); the sum must fit in `words` words. ranges: how
-// many pieces are added in parallel (0: one per core, pieces of at least 4096 words).
-void add_packed_sums(fmpz_t out, const std::vector<ulong>& packed, size_t words, size_t ranges = 0);
+// out = sum over w of (summed[w] + carry_w-1) 2^(64 w): `words` sums followed by their 2-bit
+// carries (crt::summed_words_entry, crt::carry_out_of), the last word's carry zero; the result
+// must fit in `words` words. ranges: how many pieces are added in parallel (0: one per core, pieces
+// of at least 4096 words).
+void finish_summed_words(fmpz_t out, const std::vector<ulong>& summed, size_t words, size_t ranges = 0);
 
 // out = a * b for integers: |a| and |b| cut into chunks of b = integer_limb_bits bits (polynomials
 // at x = 2^b, every chunk reduced straight from the limbs), one product modulo each of three
 // primes, Garner, and the coefficients evaluated back at 2^b as three packed sums (disjoint bit
-// fields) added with carries (add_packed_sums).
+// fields) added word by word (crt::summed_words_entry) and then with carries (finish_summed_words).
 void multiply_integers_multimodular(fmpz_t out, const fmpz_t a, const fmpz_t b, ProductEngine engine,
                                     MultimodularPlan* plan_out = nullptr);
 // The limb size for factors of these bit sizes: the largest that keeps the product in 3 primes.

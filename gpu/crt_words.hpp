@@ -209,6 +209,34 @@ CAS_HOST_DEVICE inline Word packed_word(std::size_t w, unsigned r, const Word* c
   return out;
 }
 
+// Words 32 g .. 32 g + 31 (below `words`) of P_0 + P_1 + P_2 before the carries between words:
+// sums[w] = the low word of P_0[w] + P_1[w] + P_2[w], and its carry (0, 1 or 2) into word w + 1 in
+// bits 2 (w - 32 g) of carry_bits[g]. The caller adds the carries (finish_summed_words on the host),
+// so only one number and a 2-bit carry per word leave the GPU instead of three numbers.
+constexpr std::size_t summed_group = 32;
+
+CAS_HOST_DEVICE inline void summed_words_entry(std::size_t g, const Word* c, std::size_t count, std::size_t width,
+                                               unsigned b, std::size_t words, Word* sums, Word* carry_bits) {
+  Word bits = 0;
+  const std::size_t first = g * summed_group;
+  for (std::size_t w = first; w < first + summed_group && w < words; w++) {
+    const Word p0 = packed_word(w, 0, c, count, width, b);
+    const Word s1 = p0 + packed_word(w, 1, c, count, width, b);
+    const Word s2 = s1 + packed_word(w, 2, c, count, width, b);
+    const Word carry = (s1 < p0 ? 1 : 0) + (s2 < s1 ? 1 : 0);
+    sums[w] = s2;
+    bits |= carry << (2 * (w - first));
+  }
+  carry_bits[g] = bits;
+}
+
+CAS_HOST_DEVICE inline std::size_t summed_groups(std::size_t words) { return (words + summed_group - 1) / summed_group; }
+
+// The carry summed_words_entry left for word w + 1.
+CAS_HOST_DEVICE inline Word carry_out_of(const Word* carry_bits, std::size_t w) {
+  return (carry_bits[w / summed_group] >> (2 * (w % summed_group))) & 3;
+}
+
 // ---------------------------------------------------------------- one thread's work
 // The bodies of the GPU kernels (gpu/crt.cu), one coefficient i each, on limb-major matrices of
 // `count` numbers: a kernel is a grid-stride loop over i around them, and the unit tests run the

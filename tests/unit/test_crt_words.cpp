@@ -244,5 +244,19 @@ TEST_CASE("crt words: packed words sum to the value at 2^b", "[crt]") {
     }
     INFO(count << " terms of up to " << 3 * b << " bits at 2^" << b);
     CHECK(same(sum, expected));
+    // The same word by word: sums and 2-bit carries, added back with the carries one word up.
+    std::vector<Word> sums(words), carry_bits(cas::crt::summed_groups(words));
+    for (size_t g = 0; g < carry_bits.size(); g++)
+      cas::crt::summed_words_entry(g, c.data(), count, width, b, words, sums.data(), carry_bits.data());
+    Fmpz by_words;
+    for (size_t w = 0; w < words; w++) {
+      fmpz_set_ui(term.get(), sums[w]);
+      fmpz_mul_2exp(term.get(), term.get(), 64 * w);
+      fmpz_add(by_words.get(), by_words.get(), term.get());
+      fmpz_set_ui(term.get(), cas::crt::carry_out_of(carry_bits.data(), w));
+      fmpz_mul_2exp(term.get(), term.get(), 64 * (w + 1));
+      fmpz_add(by_words.get(), by_words.get(), term.get());
+    }
+    CHECK(same(by_words, expected));
   }
 }

@@ -280,28 +280,29 @@ TEST_CASE("multimodular integer products equal mpz_mul (GPU steps on the host)",
   run_integers(ProductEngine::HostKernels, {64, 65, 1000, 100000, 1000000});
 }
 
-TEST_CASE("multimodular: packed sums added in parallel ranges, carries across them", "[multimodular][crt]") {
+TEST_CASE("multimodular: summed words finished in parallel ranges, carries across them", "[multimodular][crt]") {
   FreshRandom r;
   INFO("seed " << r.seed);
-  const size_t words = 1000;
+  const size_t words = 1000, groups = cas::crt::summed_groups(words);
   for (int pattern = 0; pattern < 3; pattern++)
     for (size_t ranges : {1, 2, 3, 8, 999, 1000}) {
-      // 0: random; 1: P_0 all ones, P_1 = 1 (one carry rippling through every range); 2: P_0 and
-      // P_1 all ones, P_2 = 2 (carries of 2 out of every range).
-      std::vector<ulong> packed(3 * words, 0);
+      // 0: random sums and carries; 1: all-ones sums, one carry into word 1 that ripples through
+      // every range; 2: all-ones sums, a carry of 2 out of every word. The top two words stay free.
+      std::vector<ulong> summed(words + groups, 0);
+      cas::Fmpz expected, term;
       for (size_t w = 0; w + 2 < words; w++) {
-        packed[w] = pattern == 0 ? n_randlimb(r.state()) : ~ulong{0};
-        packed[words + w] = pattern == 0 ? n_randlimb(r.state()) : pattern == 2 ? ~ulong{0} : 0;
-        packed[2 * words + w] = pattern == 0 ? n_randlimb(r.state()) : 0;
-      }
-      packed[words] += pattern == 1 ? 1 : 0;
-      packed[2 * words] = pattern == 2 ? 2 : packed[2 * words];
-      cas::Fmpz expected, term, sum;
-      for (int part = 0; part < 3; part++) {
-        fmpz_set_ui_array(term.get(), packed.data() + part * words, static_cast<slong>(words));
+        summed[w] = pattern == 0 ? n_randlimb(r.state()) : ~ulong{0};
+        const ulong carry = pattern == 0 ? n_randint(r.state(), 3) : pattern == 1 ? (w == 0) : 2;
+        summed[words + w / 32] |= carry << (2 * (w % 32));
+        fmpz_set_ui(term.get(), summed[w]);
+        fmpz_mul_2exp(term.get(), term.get(), 64 * w);
+        fmpz_add(expected.get(), expected.get(), term.get());
+        fmpz_set_ui(term.get(), carry);
+        fmpz_mul_2exp(term.get(), term.get(), 64 * (w + 1));
         fmpz_add(expected.get(), expected.get(), term.get());
       }
-      cas::add_packed_sums(sum.get(), packed, words, ranges);
+      cas::Fmpz sum;
+      cas::finish_summed_words(sum.get(), summed, words, ranges);
       INFO("pattern " << pattern << ", " << ranges << " ranges");
       CHECK(fmpz_equal(sum.get(), expected.get()));
     }
