@@ -186,7 +186,7 @@ CAS_HOST_DEVICE inline void chunk_residue_entry(std::size_t i, const Word* limbs
 // Word w of P_r = sum over i = r mod 3 of c_i 2^(b i), c_i >= 0 the `count` >= 1 entries of a
 // limb-major matrix of `width` limbs. Requires c_i < 2^(3 b): then the terms of P_r occupy
 // disjoint bit ranges [b i, b i + 3 b), so a word of P_r is the OR of the (at most two) pieces
-// that meet it, and x = P_0 + P_1 + P_2 needs only two long additions with carries.
+// that meet it, and x = P_0 + P_1 + P_2 is a word-by-word sum plus carries (summed_words_entry).
 CAS_HOST_DEVICE inline Word packed_word(std::size_t w, unsigned r, const Word* c, std::size_t count, std::size_t width,
                                         unsigned b) {
   const std::size_t word_start = 64 * w;
