@@ -477,13 +477,14 @@ void finish_summed_words(fmpz_t out, const std::vector<ulong>& summed, size_t wo
   std::vector<ulong> carry(ranges);
   parallel_ranges(ranges, 1, [&](size_t first, size_t last) {
     for (size_t r = first; r < last; r++) {
-      ulong ripple = 0;  // 1 when the previous word's addition overflowed
-      for (size_t w = begin(r); w < begin(r + 1); w++) {
-        const ulong in = (w > begin(r) ? crt::carry_out_of(carry_bits, w - 1) : 0) + ripple;
-        x[w] = sums[w] + in;
-        ripple = x[w] < in ? 1 : 0;
+      const size_t b = begin(r), e = begin(r + 1);
+      ulong in = 0;  // into word w: the carry out of word w - 1 and 1 if its addition overflowed
+      for (size_t w = b; w < e; w++) {
+        const ulong sum = sums[w] + in;
+        x[w] = sum;
+        in = crt::carry_out_of(carry_bits, w) + (sum < in ? 1 : 0);
       }
-      carry[r] = crt::carry_out_of(carry_bits, begin(r + 1) - 1) + ripple;
+      carry[r] = in;
     }
   });
   for (size_t r = 1; r < ranges; r++)

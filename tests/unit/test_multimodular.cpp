@@ -392,6 +392,17 @@ TEST_CASE("multimodular: host conversions of the GPU pipeline", "[.][timing]") {
     _fmpz_vec_clear(out, static_cast<slong>(product.count));
   }
   CHECK(m.width == 16);
+  // An integer product of 10^8-bit factors: 3.2 million summed words and their carries.
+  const size_t words = 3200000, groups = cas::crt::summed_groups(words);
+  std::vector<ulong> summed(words + groups);
+  for (size_t w = 0; w + 2 < words; w++) summed[w] = n_randlimb(r.state());
+  for (size_t g = 0; g + 1 < groups; g++) summed[words + g] = n_randlimb(r.state()) & 0x5555555555555555ull;
+  cas::Fmpz integer;
+  for (const char* run : {"first run", "into the same integer"}) {  // the first one faults its pages in
+    start = std::chrono::steady_clock::now();
+    cas::finish_summed_words(integer.get(), summed, words);
+    WARN("finish_summed_words, 3.2e6 words, " << run << ": " << ms_since(start) << " ms");
+  }
 }
 
 TEST_CASE("multimodular: Garner against the product tree", "[.][timing]") {
