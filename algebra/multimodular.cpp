@@ -116,20 +116,28 @@ void set_from_limbs(fmpz_t out, const ulong* limbs, size_t width, bool negative)
   if (negative) fmpz_neg(out, out);
 }
 
-// residues[j * length + i] = coeffs[i] mod primes[j], in gpu/crt_words.hpp's word arithmetic.
-std::vector<ulong> reduce_operand(const fmpz* coeffs, size_t length, const std::vector<ulong>& primes) {
+// residues[j count + i] = entry(i, q_j, residues + j count) for every prime q_j: the reduction
+// kernels' bodies, run on the host, coefficient by coefficient (its limbs stay in cache across
+// the primes).
+template <class Entry>
+std::vector<ulong> residues_on_host(size_t count, const std::vector<ulong>& primes, Entry&& entry) {
   std::vector<crt::ReductionPrime> reduction;
   for (ulong p : primes) reduction.push_back(crt::reduction_prime(p));
-  std::vector<ulong> residues(primes.size() * length);
-  parallel_ranges(length, 4096, [&](size_t begin, size_t end) {
-    for (size_t i = begin; i < end; i++) {
-      ulong small;
-      const Limbs c = limbs_of(coeffs + i, small);
-      for (size_t j = 0; j < primes.size(); j++)
-        residues[j * length + i] = crt::residue_of_limbs(c.limbs, c.count, 1, c.negative, reduction[j]);
-    }
+  std::vector<ulong> residues(primes.size() * count);
+  parallel_ranges(count, 4096, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; i++)
+      for (size_t j = 0; j < primes.size(); j++) entry(i, reduction[j], residues.data() + j * count);
   });
   return residues;
+}
+
+// residues[j * length + i] = coeffs[i] mod primes[j], straight from the fmpz's limbs.
+std::vector<ulong> reduce_operand(const fmpz* coeffs, size_t length, const std::vector<ulong>& primes) {
+  return residues_on_host(length, primes, [coeffs](size_t i, const crt::ReductionPrime& q, ulong* out) {
+    ulong small;
+    const Limbs c = limbs_of(coeffs + i, small);
+    out[i] = crt::residue_of_limbs(c.limbs, c.count, 1, c.negative, q);
+  });
 }
 
 struct Residues {
@@ -314,20 +322,6 @@ crt::LimbMatrix reconstruct_on_host(std::vector<ulong>& products, size_t length,
       crt::reconstruct_entry(i, products.data(), length, tables.view(), c.limbs.data(), c.negative.data());
   });
   return c;
-}
-
-// residues[j count + i] = entry(i, q_j, residues + j count) for every prime: the reduction
-// kernels' bodies, run on the host.
-template <class Entry>
-std::vector<ulong> residues_on_host(size_t count, const std::vector<ulong>& primes, Entry&& entry) {
-  std::vector<ulong> residues(primes.size() * count);
-  for (size_t j = 0; j < primes.size(); j++) {
-    const crt::ReductionPrime q = crt::reduction_prime(primes[j]);
-    parallel_ranges(count, 4096, [&](size_t begin, size_t end) {
-      for (size_t i = begin; i < end; i++) entry(i, q, residues.data() + j * count);
-    });
-  }
-  return residues;
 }
 
 }  // namespace

@@ -11,6 +11,8 @@
 // Every prime is below 2^63, the bound of the 64-bit Shoup product below.
 #pragma once
 
+#include "gpu/ntt.hpp"  // pow_mod, for the tables
+
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -270,22 +272,8 @@ CAS_HOST_DEVICE inline void reconstruct_entry(std::size_t i, Word* residues, std
 
 // ---------------------------------------------------------------- tables (host)
 
-// b^-1 mod p for gcd(b, p) = 1, b < p, by the extended Euclidean algorithm.
-inline Word inverse_mod(Word b, Word p) {
-  // Invariant: r0 = s0 b (mod p), r1 = s1 b (mod p), with the s kept in [0, p).
-  Word r0 = p, r1 = b, s0 = 0, s1 = 1;
-  while (r1 != 0) {
-    const Word q = r0 / r1;
-    const Word r2 = r0 - q * r1;
-    const Word qs = static_cast<Word>((static_cast<unsigned __int128>(q % p) * s1) % p);
-    const Word s2 = sub_mod(s0, qs, p);
-    r0 = r1, r1 = r2, s0 = s1, s1 = s2;
-  }
-  return s0;  // r0 = gcd = 1
-}
-
-// Everything the reconstruction needs for a fixed list of pairwise coprime primes, each below
-// 2^63, in the order of the residues.
+// Everything the reconstruction needs for a fixed list of distinct primes, each below 2^63, in the
+// order of the residues.
 struct GarnerTables {
   std::vector<Word> primes;
   std::vector<Word> inverse, inverse_shoup;  // [j k + i] = p_i^-1 mod p_j for i < j, 0 elsewhere
@@ -297,7 +285,7 @@ struct GarnerTables {
     inverse_shoup.assign(k * k, 0);
     for (std::size_t j = 0; j < k; j++)
       for (std::size_t i = 0; i < j; i++) {
-        const Word inv = inverse_mod(primes[i] % primes[j], primes[j]);
+        const Word inv = cas::gpu::pow_mod(primes[i] % primes[j], primes[j] - 2, primes[j]);  // Fermat
         inverse[j * k + i] = inv;
         inverse_shoup[j * k + i] = shoup_companion(inv, primes[j]);
       }

@@ -182,17 +182,6 @@ TEST_CASE("crt words: Garner's digits and limbs reconstruct the symmetric residu
   check_reconstruction(r, {2, 3});
 }
 
-TEST_CASE("crt words: modular inverses", "[crt]") {
-  FreshRandom r;
-  INFO("seed " << r.seed);
-  for (int t = 0; t < cas::test::trials(2000); t++) {
-    const Word p = n_randprime(r.state(), static_cast<int>(n_randint(r.state(), 62)) + 2, 1);
-    const Word b = n_randint(r.state(), p - 1) + 1;
-    INFO(b << " mod " << p);
-    CHECK(cas::crt::inverse_mod(b, p) == n_invmod(b, p));
-  }
-}
-
 TEST_CASE("crt words: chunks of an integer reassemble it", "[crt]") {
   FreshRandom r;
   INFO("seed " << r.seed);
