@@ -324,17 +324,18 @@ crt::LimbMatrix reconstruct_on_host(std::vector<ulong>& products, size_t length,
   return c;
 }
 
+// residues[j m.count + i] = entry i of m mod primes[j] (reduce_entry).
+std::vector<ulong> matrix_residues(const crt::LimbMatrix& m, const std::vector<ulong>& primes) {
+  return residues_on_host(m.count, primes, [&m](size_t i, const crt::ReductionPrime& q, ulong* out) {
+    crt::reduce_entry(i, m.limbs.data(), m.negative.data(), m.count, m.width, q, out);
+  });
+}
+
 }  // namespace
 
 crt::LimbMatrix multiply_limb_matrices_on_host(const crt::LimbMatrix& a, const crt::LimbMatrix& b,
                                                const std::vector<ulong>& primes) {
-  auto reduce = [](const crt::LimbMatrix& m) {
-    return [&m](size_t i, const crt::ReductionPrime& q, ulong* out) {
-      crt::reduce_entry(i, m.limbs.data(), m.negative.data(), m.count, m.width, q, out);
-    };
-  };
-  const std::vector<ulong> ra = residues_on_host(a.count, primes, reduce(a));
-  const std::vector<ulong> rb = residues_on_host(b.count, primes, reduce(b));
+  const std::vector<ulong> ra = matrix_residues(a, primes), rb = matrix_residues(b, primes);
   std::vector<ulong> products = products_on_cpu(Residues{ra.data(), a.count, rb.data(), b.count}, primes);
   return reconstruct_on_host(products, a.count + b.count - 1, primes);
 }
