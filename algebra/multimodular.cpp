@@ -3,6 +3,7 @@
 #include "error.hpp"
 #include "flint_util.hpp"
 
+#include "gpu/crt.hpp"
 #include "gpu/crt_words.hpp"
 #include "gpu/ntt.hpp"
 
@@ -167,16 +168,6 @@ std::vector<ulong> products_on_cpu(const Residues& r, const std::vector<ulong>& 
                        static_cast<slong>(r.length_a), mod);
     }
   });
-  return products;
-}
-
-// The same on the GPU, host to host, one prime after the other (the engine has one stream).
-std::vector<ulong> products_on_gpu(const Residues& r, const std::vector<ulong>& primes) {
-  const size_t length = r.length_a + r.length_b - 1;
-  std::vector<ulong> products(primes.size() * length);
-  for (size_t j = 0; j < primes.size(); j++)
-    gpu::multiply_mod(r.a + j * r.length_a, r.length_a, r.b + j * r.length_b, r.length_b, primes[j],
-                      products.data() + j * length);
   return products;
 }
 
@@ -346,9 +337,10 @@ ZPoly multiply_with_primes(const ZPoly& a, const ZPoly& b, const std::vector<ulo
   if (a.is_zero() || b.is_zero() || primes.empty()) return c;
   const size_t la = static_cast<size_t>(a.length()), lb = static_cast<size_t>(b.length());
   const size_t length = la + lb - 1;
-  if (engine == ProductEngine::HostKernels) {
-    const crt::LimbMatrix product =
-        multiply_limb_matrices_on_host(to_limb_matrix(a.get()->coeffs, la), to_limb_matrix(b.get()->coeffs, lb), primes);
+  if (engine != ProductEngine::Cpu) {  // the word-level pipeline, on the GPU or its steps on the host
+    const crt::LimbMatrix ma = to_limb_matrix(a.get()->coeffs, la), mb = to_limb_matrix(b.get()->coeffs, lb);
+    const crt::LimbMatrix product = engine == ProductEngine::Gpu ? gpu::multiply_limb_matrices(ma, mb, primes)
+                                                                 : multiply_limb_matrices_on_host(ma, mb, primes);
     fmpz_poly_fit_length(c.get(), static_cast<slong>(length));
     from_limb_matrix(c.get()->coeffs, product);
     _fmpz_poly_set_length(c.get(), static_cast<slong>(length));
@@ -360,7 +352,7 @@ ZPoly multiply_with_primes(const ZPoly& a, const ZPoly& b, const std::vector<ulo
     const std::vector<ulong> ra = reduce_operand(a.get()->coeffs, la, primes);
     const std::vector<ulong> rb = reduce_operand(b.get()->coeffs, lb, primes);
     const Residues residues{ra.data(), la, rb.data(), lb};
-    products = engine == ProductEngine::Gpu ? products_on_gpu(residues, primes) : products_on_cpu(residues, primes);
+    products = products_on_cpu(residues, primes);
   }
   fmpz_poly_fit_length(c.get(), static_cast<slong>(length));
   reconstruct_symmetric(c.get()->coeffs, products, length, primes, method);
@@ -428,11 +420,10 @@ std::vector<ulong> summed_words_on_host(const crt::LimbMatrix& c, unsigned b, si
 }
 
 // |a| |b| as summed words (summed_words_on_host) by the GPU pipeline's steps on the host: b-bit
-// chunks reduced modulo each prime, the products (on the GPU engine: its per-prime products, host
-// to host), Garner into a limb matrix, the packed sums added word by word.
+// chunks reduced modulo each prime, the products, Garner into a limb matrix, the packed sums
+// added word by word.
 std::vector<ulong> multiply_magnitudes_on_host(const Limbs& a, size_t chunks_a, const Limbs& b, size_t chunks_b,
-                                               unsigned limb_bits, const std::vector<ulong>& primes, size_t words,
-                                               ProductEngine engine) {
+                                               unsigned limb_bits, const std::vector<ulong>& primes, size_t words) {
   auto chunk_residues = [limb_bits](const Limbs& x) {
     return [&x, limb_bits](size_t i, const crt::ReductionPrime& q, ulong* residues) {
       crt::chunk_residue_entry(i, x.limbs, x.count, limb_bits, q, residues);
@@ -440,9 +431,7 @@ std::vector<ulong> multiply_magnitudes_on_host(const Limbs& a, size_t chunks_a, 
   };
   const std::vector<ulong> ra = residues_on_host(chunks_a, primes, chunk_residues(a));
   const std::vector<ulong> rb = residues_on_host(chunks_b, primes, chunk_residues(b));
-  const Residues residues{ra.data(), chunks_a, rb.data(), chunks_b};
-  std::vector<ulong> products =
-      engine == ProductEngine::Gpu ? products_on_gpu(residues, primes) : products_on_cpu(residues, primes);
+  std::vector<ulong> products = products_on_cpu(Residues{ra.data(), chunks_a, rb.data(), chunks_b}, primes);
   return summed_words_on_host(reconstruct_on_host(products, chunks_a + chunks_b - 1, primes), limb_bits, words);
 }
 
@@ -510,7 +499,10 @@ void multiply_integers_multimodular(fmpz_t out, const fmpz_t a, const fmpz_t b, 
   const unsigned bits = static_cast<unsigned>(limb_bits);
   const size_t words = packed_words(chunks_a + chunks_b - 1, bits);
   const std::vector<ulong> summed =
-      multiply_magnitudes_on_host(la, chunks_a, lb, chunks_b, bits, plan.primes, words, engine);
+      engine == ProductEngine::Gpu
+          ? gpu::multiply_magnitudes_summed(la.limbs, la.count, chunks_a, lb.limbs, lb.count, chunks_b, bits,
+                                            plan.primes, words)
+          : multiply_magnitudes_on_host(la, chunks_a, lb, chunks_b, bits, plan.primes, words);
   Fmpz product;  // out may alias a or b
   finish_summed_words(product.get(), summed, words);
   fmpz_swap(out, product.get());

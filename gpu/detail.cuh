@@ -124,6 +124,10 @@ template <class T>
 void transform(T* data, std::size_t n, std::size_t batch, std::uint64_t p, std::uint64_t w, bool inverse,
                Algorithm algorithm, const Fusion<T>* fusion = nullptr);
 
+// c = a * b mod p (polymul.cu) for device words in [0, p), into out[0, na + nb - 1).
+void multiply_device(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb, std::uint64_t p,
+                     Algorithm algorithm, std::uint64_t* out);
+
 // Grid sizes: at most this many blocks in x; kernels loop over the rest.
 inline unsigned grid_for(std::size_t threads_needed, unsigned block)
 {

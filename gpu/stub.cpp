@@ -1,5 +1,6 @@
 // The engine when this build has no CUDA: available() is false and every operation throws
 // Unavailable, so the algebra layer falls back to FLINT.
+#include "gpu/crt.hpp"
 #include "gpu/ntt.hpp"
 
 namespace cas::gpu {
@@ -52,5 +53,16 @@ DeviceWords multiply_mod(const DeviceWords&, const DeviceWords&, std::uint64_t, 
 void multiply_mod(const DeviceWords&, const DeviceWords&, std::uint64_t, DeviceWords&, Algorithm) { unavailable(); }
 void multiply_mod(const std::uint64_t*, std::size_t, const std::uint64_t*, std::size_t, std::uint64_t, std::uint64_t*,
                   Algorithm) { unavailable(); }
+
+crt::LimbMatrix multiply_limb_matrices(const crt::LimbMatrix&, const crt::LimbMatrix&, const std::vector<std::uint64_t>&)
+{
+    unavailable();
+}
+std::vector<std::uint64_t> multiply_magnitudes_summed(const std::uint64_t*, std::size_t, std::size_t,
+                                                      const std::uint64_t*, std::size_t, std::size_t, unsigned,
+                                                      const std::vector<std::uint64_t>&, std::size_t)
+{
+    unavailable();
+}
 
 }  // namespace cas::gpu

@@ -1,0 +1,36 @@
+// Multi-modular products on the GPU: Z[x] (coefficients as limb matrices) and huge integers
+// (magnitudes as limbs), through word-size NTT primes, reduced and reconstructed on the device.
+// Every step is a grid-stride loop around a body of gpu/crt_words.hpp, the code the CPU's unit
+// tests run against FLINT (ProductEngine::HostKernels); the products are multiply_mod's.
+//
+// Like ntt.hpp, nothing here names a CUDA, FLINT or GMP type; without CUDA or a device every
+// function throws Unavailable.
+#pragma once
+
+#include "gpu/crt_words.hpp"
+#include "gpu/ntt.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace cas::gpu {
+
+// a * b in Z[x] modulo M = the primes' product, in symmetric representation (exact when
+// M > 2 max |c_k|): both operands reduced modulo every prime on the GPU, one product per prime,
+// Garner's digits and the limbs of every coefficient on the GPU, downloaded as a limb matrix of
+// width crt::GarnerTables(primes).width(). Primes pairwise coprime, each below 2^63; a.count and
+// b.count at least 1. Throws OutOfMemory when the residues do not fit.
+crt::LimbMatrix multiply_limb_matrices(const crt::LimbMatrix& a, const crt::LimbMatrix& b,
+                                       const std::vector<std::uint64_t>& primes);
+
+// |a| |b| for magnitudes given as limbs, as polynomials in t = 2^chunk_bits (chunks_a and
+// chunks_b chunks of chunk_bits <= 128 bits): the product's coefficients c_i, which must be below
+// 2^(3 chunk_bits) and below M / 2, come back evaluated at t word by word: `words` sums followed by
+// crt::summed_groups(words) words of 2-bit carries (crt::summed_words_entry); the host adds the
+// carries (finish_summed_words in algebra/multimodular.hpp).
+std::vector<std::uint64_t> multiply_magnitudes_summed(const std::uint64_t* a, std::size_t limbs_a, std::size_t chunks_a,
+                                                      const std::uint64_t* b, std::size_t limbs_b, std::size_t chunks_b,
+                                                      unsigned chunk_bits, const std::vector<std::uint64_t>& primes,
+                                                      std::size_t words);
+
+}  // namespace cas::gpu
