@@ -102,8 +102,8 @@ std::string chinese_remainder(const EngineNote& n) {
 
 // The primes and the bound of a multi-modular product (multimodular.hpp), recomputed from the
 // note: the same bound and product length give the same primes.
-std::string multimodular_primes_text(const OperationDetail& d) {
-  const size_t length = d.length1 + d.length2 - 1;
+// The primes of a multi-modular product (or power) whose result has `length` coefficients.
+std::string multimodular_primes_text(const OperationDetail& d, size_t length) {
   unsigned log2_length = 0;
   while ((size_t{1} << log2_length) < length) log2_length++;
   const std::vector<ulong> primes = multimodular_primes(d.bound_bits, log2_length);
@@ -125,15 +125,42 @@ std::string multimodular_product(const EngineNote& n, const char* engine) {
   std::string text = integer ? "integer product as polynomials in 2^b of " + number(d.length1) + " and " +
                                    number(d.length2) + " limbs"
                              : product("product", n);
-  text += " through " + multimodular_primes_text(d) + " on the " + engine +
+  text += " through " + multimodular_primes_text(d, d.length1 + d.length2 - 1) + " on the " + engine +
           ": the bound |c_k| <= min(len a, len b) |a|_inf |b|_inf < 2^" + number(d.bound_bits) +
           ", and the primes' product M >= 2^" + number(d.bound_bits + 1) +
           " (one bit for the sign); both operands reduced mod each prime, one NTT product per prime, every "
           "coefficient recombined by the CRT in symmetric representation (-M/2, M/2) (" +
-          crt_method_name(fastest_crt_method(d.primes)) + ")";
+          (std::strcmp(engine, "GPU") == 0 ? "Garner's mixed-radix form, on the GPU"
+                                           : crt_method_name(fastest_crt_method(d.primes))) +
+          ")";
   if (d.modulus_bits) text += ", the operands lifted to Z[x] with coefficients 0..p-1 and the product reduced mod p";
   if (integer) text += ", then evaluated at 2^b (the carries)";
   return text;
+}
+
+// The power of two >= the length of f^e (f of length d.length1, e = d.length2).
+size_t power_transform_length(const OperationDetail& d) {
+  const size_t length = d.length2 * (d.length1 - 1) + 1;
+  size_t n = 1;
+  while (n < length) n <<= 1;
+  return n;
+}
+
+std::string ntt_power(const EngineNote& n) {
+  const OperationDetail& d = n.detail;
+  return power(n) + " on the GPU in one transform modulo p: the NTT of length " + number(power_transform_length(d)) +
+         " of the zero-padded polynomial, every value raised to the power " + number(d.length2) +
+         ", one inverse NTT (repeated squaring would transform each growing intermediate power)";
+}
+
+std::string multimodular_power(const EngineNote& n) {
+  const OperationDetail& d = n.detail;
+  const size_t length = d.length2 * (d.length1 - 1) + 1;
+  return power(n) + " through " + multimodular_primes_text(d, length) +
+         " on the GPU: the bound |c_k| <= n^(e-1) |f|_inf^e < 2^" + number(d.bound_bits) +
+         " (a coefficient of f^e sums at most n^(e-1) products of e coefficients), f reduced mod each prime, one NTT "
+         "of length " + number(power_transform_length(d)) + " per prime, every value raised to the power " +
+         number(d.length2) + ", one inverse NTT, Garner's CRT on the GPU in symmetric representation";
 }
 
 bool is(const EngineNote& n, const char* key) { return n.what && std::strcmp(n.what, key) == 0; }
@@ -184,6 +211,10 @@ std::string explain_note(const EngineNote& n) {
   } else if (is(n, "gpu crt product")) {
     text = product("product", n) + " on the GPU: NTT products modulo several word-size primes, recombined by the CRT, " +
            "reduced mod p (" + gpu_primes(d) + ")";
+  } else if (is(n, "gpu ntt power")) {
+    text = ntt_power(n);
+  } else if (is(n, "gpu crt power")) {
+    text = multimodular_power(n);
   } else if (is(n, "gpu crt") || is(n, "gpu crt integer")) {
     text = multimodular_product(n, "GPU");
   } else if (is(n, "cpu crt")) {

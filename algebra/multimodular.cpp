@@ -324,12 +324,49 @@ std::vector<ulong> matrix_residues(const crt::LimbMatrix& m, const std::vector<u
 
 }  // namespace
 
+namespace {
+ZPoly zpoly_from_limb_matrix(const crt::LimbMatrix& m) {
+  ZPoly c;
+  fmpz_poly_fit_length(c.get(), static_cast<slong>(m.count));
+  from_limb_matrix(c.get()->coeffs, m);
+  _fmpz_poly_set_length(c.get(), static_cast<slong>(m.count));
+  _fmpz_poly_normalise(c.get());
+  return c;
+}
+}  // namespace
+
 crt::LimbMatrix multiply_limb_matrices_on_host(const crt::LimbMatrix& a, const crt::LimbMatrix& b,
                                                const std::vector<ulong>& primes) {
   const std::vector<ulong> ra = matrix_residues(a, primes), rb = matrix_residues(b, primes);
   std::vector<ulong> products = products_on_cpu(Residues{ra.data(), a.count, rb.data(), b.count}, primes);
   return reconstruct_on_host(products, a.count + b.count - 1, primes);
 }
+
+namespace {
+
+// f^e modulo M by the GPU pipeline's steps on the host: reduce_entry, nmod_poly_pow per prime
+// (the primes split over the cores), reconstruct_entry.
+crt::LimbMatrix power_limb_matrix_on_host(const crt::LimbMatrix& f, ulong e, const std::vector<ulong>& primes) {
+  const std::vector<ulong> residues = residues_on_host(f.count, primes, [&f](size_t i, const crt::ReductionPrime& q, ulong* out) {
+    crt::reduce_entry(i, f.limbs.data(), f.negative.data(), f.count, f.width, q, out);
+  });
+  const size_t length = static_cast<size_t>(e) * (f.count - 1) + 1;
+  std::vector<ulong> powers(primes.size() * length);
+  parallel_ranges(primes.size(), 1, [&](size_t begin, size_t end) {
+    for (size_t j = begin; j < end; j++) {
+      nmod_t mod;
+      nmod_init(&mod, primes[j]);
+      const ulong* base = residues.data() + j * f.count;
+      if (e == 1)  // _nmod_poly_pow wants e > 1
+        std::copy(base, base + f.count, powers.data() + j * length);
+      else
+        _nmod_poly_pow(powers.data() + j * length, base, static_cast<slong>(f.count), e, mod);
+    }
+  });
+  return reconstruct_on_host(powers, length, primes);
+}
+
+}  // namespace
 
 ZPoly multiply_with_primes(const ZPoly& a, const ZPoly& b, const std::vector<ulong>& primes, ProductEngine engine,
                            CrtMethod method) {
@@ -339,13 +376,8 @@ ZPoly multiply_with_primes(const ZPoly& a, const ZPoly& b, const std::vector<ulo
   const size_t length = la + lb - 1;
   if (engine != ProductEngine::Cpu) {  // the word-level pipeline, on the GPU or its steps on the host
     const crt::LimbMatrix ma = to_limb_matrix(a.get()->coeffs, la), mb = to_limb_matrix(b.get()->coeffs, lb);
-    const crt::LimbMatrix product = engine == ProductEngine::Gpu ? gpu::multiply_limb_matrices(ma, mb, primes)
-                                                                 : multiply_limb_matrices_on_host(ma, mb, primes);
-    fmpz_poly_fit_length(c.get(), static_cast<slong>(length));
-    from_limb_matrix(c.get()->coeffs, product);
-    _fmpz_poly_set_length(c.get(), static_cast<slong>(length));
-    _fmpz_poly_normalise(c.get());
-    return c;
+    return zpoly_from_limb_matrix(engine == ProductEngine::Gpu ? gpu::multiply_limb_matrices(ma, mb, primes)
+                                                               : multiply_limb_matrices_on_host(ma, mb, primes));
   }
   std::vector<ulong> products;
   {
@@ -364,6 +396,31 @@ ZPoly multiply_with_primes(const ZPoly& a, const ZPoly& b, const std::vector<ulo
 ZPoly multiply_multimodular(const ZPoly& a, const ZPoly& b, ProductEngine engine, MultimodularPlan* plan_out) {
   MultimodularPlan plan = plan_multimodular(a, b);
   ZPoly c = multiply_with_primes(a, b, plan.primes, engine);
+  if (plan_out) *plan_out = std::move(plan);
+  return c;
+}
+
+MultimodularPlan plan_multimodular_power(const ZPoly& f, ulong e) {
+  MultimodularPlan plan;
+  if (f.is_zero() || e == 0) return plan;
+  const ulong n = static_cast<ulong>(f.length());
+  plan.bound_bits = e * max_coefficient_bits(f) + (e - 1) * ceil_log2(n);
+  plan.log2_length = ceil_log2(e * (n - 1) + 1);
+  plan.primes = multimodular_primes(plan.bound_bits, plan.log2_length);
+  return plan;
+}
+
+ZPoly power_multimodular(const ZPoly& f, ulong e, ProductEngine engine, MultimodularPlan* plan_out) {
+  MultimodularPlan plan = plan_multimodular_power(f, e);
+  ZPoly c;
+  if (e == 0) {
+    fmpz_poly_set_ui(c.get(), 1);
+  } else if (!f.is_zero()) {
+    const crt::LimbMatrix m = to_limb_matrix(f.get()->coeffs, static_cast<size_t>(f.length()));
+    const crt::LimbMatrix power = engine == ProductEngine::Gpu ? gpu::power_limb_matrix(m, e, plan.primes)
+                                                               : power_limb_matrix_on_host(m, e, plan.primes);
+    c = zpoly_from_limb_matrix(power);
+  }
   if (plan_out) *plan_out = std::move(plan);
   return c;
 }

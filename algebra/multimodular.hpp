@@ -52,6 +52,16 @@ std::vector<ulong> multimodular_primes(ulong bound_bits, unsigned log2_length);
 // (gpu::OutOfMemory, gpu::Error) on the Gpu engine.
 ZPoly multiply_multimodular(const ZPoly& a, const ZPoly& b, ProductEngine engine,
                             MultimodularPlan* plan_out = nullptr);
+// f^e, e >= 1: a coefficient of f^e is a sum of at most n^(e-1) products of e coefficients of f
+// (n = len f), so |c_k| <= n^(e-1) |f|_inf^e < 2^bound_bits with bound_bits = e bits(|f|_inf) +
+// (e - 1) ceil(log2 n). Empty for f = 0.
+MultimodularPlan plan_multimodular_power(const ZPoly& f, ulong e);
+// f^e through those primes, each prime's power in ONE forward and one inverse transform (the
+// transformed f is raised to the e-th power pointwise; no transform of an intermediate power).
+// Gpu: on the GPU; HostKernels and Cpu: the same steps on the host, FLINT's nmod_poly_pow for the
+// powers modulo each prime. e = 0 gives 1.
+ZPoly power_multimodular(const ZPoly& f, ulong e, ProductEngine engine, MultimodularPlan* plan_out = nullptr);
+
 // Z/pZ[x] (any p; meant for p above 64 bits): both operands lifted to Z[x] with coefficients
 // 0..p-1, multiplied as above, reduced mod p. plan_out receives the Z[x] plan.
 ModPoly multiply_multimodular(const ModPoly& a, const ModPoly& b, ProductEngine engine,

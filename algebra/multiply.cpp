@@ -171,19 +171,46 @@ void multiply(fmpz_t out, const fmpz_t a, const fmpz_t b) {
   fmpz_mul(out, a, b);
 }
 
+bool power_fits_one_transform(const ModPoly& a, ulong e) {
+  return gpu::power_in_one_transform(static_cast<size_t>(a.length()), e, a.modulus()->word());
+}
+
+// a^e on the GPU in one transform (power_fits_one_transform); nullopt (after a notice) when the
+// GPU could not do it.
+std::optional<ModPoly> power_in_one_transform_on_gpu(const ModPoly& a, ulong e, size_t result_length) {
+  const ulong p = a.modulus()->word();
+  ModPoly r(a.modulus());
+  r.fit_length(static_cast<slong>(result_length));
+  try {
+    gpu::power_mod(a.nmod()->coeffs, static_cast<size_t>(a.length()), e, p, r.nmod()->coeffs);
+  } catch (const gpu::Error& error) {
+    gpu_failure_notice(error, result_length, "the power");
+    return std::nullopt;
+  }
+  r.nmod()->length = static_cast<slong>(result_length);
+  _nmod_poly_normalise(r.nmod());
+  engine_note("gpu ntt power", static_cast<double>(result_length), product_detail(a, a.length(), static_cast<slong>(e)));
+  return r;
+}
+
 ModPoly power(const ModPoly& a, ulong e) {
-  // Large powers go through multiply() (square and multiply) so that the GPU
-  // takes the big squarings; FLINT's own powering otherwise.
+  // Large powers on the GPU: in one transform when p has the roots of unity, else through
+  // multiply() (square and multiply) so that the GPU takes the big squarings; FLINT's own
+  // powering below the crossover.
   const double result_length = static_cast<double>(a.degree()) * static_cast<double>(e) + 1;
   if (a.word() && a.length() > 1 && e > 1 &&
       use_gpu(product_operation(a, static_cast<size_t>(result_length)), static_cast<size_t>(result_length))) {
-    ModPoly result = modpoly_constant(Fmpz(1).get(), a.modulus()), base = a;
-    for (ulong bits = e;; bits >>= 1) {
-      if (bits & 1) result = multiply(result, base);
-      if (bits <= 1) break;
-      base = multiply(base, base);
+    if (power_fits_one_transform(a, e)) {
+      if (auto r = power_in_one_transform_on_gpu(a, e, static_cast<size_t>(result_length))) return std::move(*r);
+    } else {
+      ModPoly result = modpoly_constant(Fmpz(1).get(), a.modulus()), base = a;
+      for (ulong bits = e;; bits >>= 1) {
+        if (bits & 1) result = multiply(result, base);
+        if (bits <= 1) break;
+        base = multiply(base, base);
+      }
+      return result;
     }
-    return result;
   }
   engine_note(a.word() ? "flint nmod_poly_pow" : "flint fmpz_mod_poly_pow", result_length,
               product_detail(a, a.length(), static_cast<slong>(e)));
@@ -191,6 +218,21 @@ ModPoly power(const ModPoly& a, ulong e) {
 }
 
 ZPoly power(const ZPoly& a, ulong e) {
+  // Above the Z[x] crossover: every prime's power in one transform on the GPU.
+  if (!a.is_zero() && a.length() > 1 && e > 1 && e <= (ulong{1} << 40) / static_cast<ulong>(a.length() - 1)) {
+    const size_t length = static_cast<size_t>(e) * static_cast<size_t>(a.length() - 1) + 1;
+    if (use_gpu(GpuOperation::ProductZ, length)) {
+      MultimodularPlan plan;
+      try {
+        ZPoly r = power_multimodular(a, e, ProductEngine::Gpu, &plan);
+        engine_note("gpu crt power", static_cast<double>(length),
+                    multimodular_detail(plan, a.length(), static_cast<slong>(e)));
+        return r;
+      } catch (const gpu::Error& error) {
+        gpu_failure_notice(error, length, "the power");
+      }
+    }
+  }
   double n = static_cast<double>(a.length()) * static_cast<double>(e);
   engine_note("flint fmpz_poly_pow", n, product_detail(a.length(), static_cast<slong>(e)));
   ZPoly r;

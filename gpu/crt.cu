@@ -95,6 +95,29 @@ void reconstruct_on_device(DeviceWords& products, std::size_t length, const std:
     check_launch("reconstruct");
 }
 
+// Garner on the device, then the limb matrix downloaded.
+crt::LimbMatrix reconstruct_and_download(DeviceWords& residues, std::size_t length,
+                                         const std::vector<std::uint64_t>& primes)
+{
+    DeviceWords limbs;
+    DeviceWords32 negative;
+    crt::LimbMatrix c;
+    reconstruct_on_device(residues, length, primes, limbs, negative, c.width);
+    c.count = length;
+    c.limbs = limbs.to_host();
+    c.negative = negative.to_host();
+    return c;
+}
+
+// out[i] = entry i of m (uploaded as limbs, negative) mod q.p.
+void launch_reduce_matrix(const DeviceWords& limbs, const DeviceWords32& negative, const crt::LimbMatrix& m,
+                          const crt::ReductionPrime& q, std::uint64_t* out)
+{
+    reduce_matrix<<<grid_for(m.count, block), block, 0, stream()>>>(limbs.data(), negative.data(), m.count, m.width, q,
+                                                                    out);
+    check_launch("reduce_matrix");
+}
+
 void require_primes(const std::vector<std::uint64_t>& primes)
 {
     if (primes.empty()) throw Error("multi-modular product: no primes");
@@ -116,22 +139,33 @@ crt::LimbMatrix multiply_limb_matrices(const crt::LimbMatrix& a, const crt::Limb
     const DeviceWords32 negative_a(a.negative), negative_b(b.negative);
     auto reducer = [](const DeviceWords& limbs, const DeviceWords32& negative, const crt::LimbMatrix& m) {
         return [&limbs, &negative, &m](const crt::ReductionPrime& q, std::uint64_t* out) {
-            reduce_matrix<<<grid_for(m.count, block), block, 0, stream()>>>(limbs.data(), negative.data(), m.count,
-                                                                            m.width, q, out);
-            check_launch("reduce_matrix");
+            launch_reduce_matrix(limbs, negative, m, q, out);
         };
     };
     DeviceWords products = residue_products(a.count, b.count, primes, reducer(limbs_a, negative_a, a),
                                             reducer(limbs_b, negative_b, b));
-    const std::size_t length = a.count + b.count - 1;
-    DeviceWords limbs;
-    DeviceWords32 negative;
-    crt::LimbMatrix c;
-    reconstruct_on_device(products, length, primes, limbs, negative, c.width);
-    c.count = length;
-    c.limbs = limbs.to_host();
-    c.negative = negative.to_host();
-    return c;
+    return reconstruct_and_download(products, a.count + b.count - 1, primes);
+}
+
+crt::LimbMatrix power_limb_matrix(const crt::LimbMatrix& f, std::uint64_t e, const std::vector<std::uint64_t>& primes)
+{
+    using namespace detail;
+    require_device();
+    require_primes(primes);
+    if (f.count == 0 || e == 0) throw Error("power_limb_matrix: empty operand or zero exponent");
+    for (std::uint64_t p : primes)
+        if (!power_in_one_transform(f.count, e, p)) throw Error("power_limb_matrix: a prime without the transform length");
+    const std::size_t length = std::size_t(e) * (f.count - 1) + 1;
+    std::size_t n = 1;
+    while (n < length) n <<= 1;
+    const DeviceWords limbs_f(f.limbs);
+    const DeviceWords32 negative_f(f.negative);
+    DeviceWords residues(f.count), powers(primes.size() * length);
+    for (std::size_t j = 0; j < primes.size(); ++j) {
+        launch_reduce_matrix(limbs_f, negative_f, f, crt::reduction_prime(primes[j]), residues.data());
+        power_device(residues.data(), f.count, e, primes[j], n, Algorithm::fast, powers.data() + j * length);
+    }
+    return reconstruct_and_download(powers, length, primes);
 }
 
 std::vector<std::uint64_t> multiply_magnitudes_summed(const std::uint64_t* a, std::size_t limbs_a, std::size_t chunks_a,

@@ -23,6 +23,11 @@ namespace cas::gpu {
 crt::LimbMatrix multiply_limb_matrices(const crt::LimbMatrix& a, const crt::LimbMatrix& b,
                                        const std::vector<std::uint64_t>& primes);
 
+// f^e in Z[x] modulo M, in symmetric representation, as multiply_limb_matrices: f reduced modulo
+// every prime, each prime's power in one transform (every prime must satisfy
+// power_in_one_transform(f.count, e, p)), Garner on the GPU. e >= 1.
+crt::LimbMatrix power_limb_matrix(const crt::LimbMatrix& f, std::uint64_t e, const std::vector<std::uint64_t>& primes);
+
 // |a| |b| for magnitudes given as limbs, as polynomials in t = 2^chunk_bits (chunks_a and
 // chunks_b chunks of chunk_bits <= 128 bits): the product's coefficients c_i, which must be below
 // 2^(3 chunk_bits) and below M / 2, come back evaluated at t word by word: `words` sums followed by

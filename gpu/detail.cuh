@@ -128,6 +128,11 @@ void transform(T* data, std::size_t n, std::size_t batch, std::uint64_t p, std::
 void multiply_device(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb, std::uint64_t p,
                      Algorithm algorithm, std::uint64_t* out);
 
+// out[0, e (na - 1) + 1) = a^e mod p (polymul.cu) for device words in [0, p), through one
+// transform of length n (the power of two >= e (na - 1) + 1; power_in_one_transform must hold).
+void power_device(const std::uint64_t* a, std::size_t na, std::uint64_t e, std::uint64_t p, std::size_t n,
+                  Algorithm algorithm, std::uint64_t* out);
+
 // Grid sizes: at most this many blocks in x; kernels loop over the rest.
 inline unsigned grid_for(std::size_t threads_needed, unsigned block)
 {

@@ -136,6 +136,15 @@ DeviceWords multiply_mod(const DeviceWords& a, const DeviceWords& b, std::uint64
 void multiply_mod(const DeviceWords& a, const DeviceWords& b, std::uint64_t p, DeviceWords& out,
                   Algorithm algorithm = Algorithm::fast);
 
+// a^e mod p with one forward and one inverse transform: a zero-padded to the power of two
+// n >= e (na - 1) + 1, transformed, every value raised to the e-th power, transformed back (the
+// squarings of square-and-multiply would transform log2(e) growing intermediate results, each
+// twice). Needs power_in_one_transform(na, e, p): p prime, 3 <= p < 2^64, n | p - 1. out receives
+// e (na - 1) + 1 words; na >= 1, e >= 1.
+bool power_in_one_transform(std::size_t na, std::uint64_t e, std::uint64_t p);
+void power_mod(const std::uint64_t* a, std::size_t na, std::uint64_t e, std::uint64_t p, std::uint64_t* out,
+               Algorithm algorithm = Algorithm::fast);
+
 // How multiply_mod would compute a product of `length` coefficients mod p (for tests, the
 // benchmark and the dispatcher): 1 prime (the modulus itself) or the number of CRT primes.
 struct ProductPlan {

@@ -75,6 +75,23 @@ __global__ void pointwise_product(T* a, const T* b, std::size_t count, Modulus<T
         a[i] = mul_mod(a[i], b[i], m);
 }
 
+// a[i] = a[i]^e mod p (square and multiply, e >= 1).
+template <class T>
+__global__ void pointwise_power(T* a, std::size_t count, std::uint64_t e, Modulus<T> m)
+{
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
+         i += std::size_t(gridDim.x) * blockDim.x) {
+        T base = a[i], result = base;
+        int top = 63;
+        while (!((e >> top) & 1)) --top;
+        for (int bit = top - 1; bit >= 0; --bit) {
+            result = mul_mod(result, result, m);
+            if ((e >> bit) & 1) result = mul_mod(result, base, m);
+        }
+        a[i] = result;
+    }
+}
+
 template <class T>
 __global__ void widen(const T* in, std::uint64_t* out, std::size_t count)
 {
@@ -251,6 +268,31 @@ void multiply_device(const std::uint64_t* a, std::size_t na, const std::uint64_t
     else product<std::uint64_t>(a, na, b, nb, plan, p, algorithm, out);
 }
 
+// out[0, e (na - 1) + 1) = a^e mod p through one transform of length n (power_in_one_transform).
+template <class T>
+void power_one_transform(const std::uint64_t* a, std::size_t na, std::uint64_t e, std::uint64_t p, std::size_t n,
+                         Algorithm algorithm, std::uint64_t* out)
+{
+    const std::size_t length = std::size_t(e) * (na - 1) + 1;
+    const std::uint64_t w = root_of_unity(p, n);
+    Scratch<T> work(n);
+    to_residues<<<grid_for(n, 256), 256, 0, stream()>>>(a, na, work.get(), n, make_reducer<T>(p));
+    check_launch("to_residues");
+    transform(work.get(), n, 1, p, w, false, algorithm);
+    pointwise_power<<<grid_for(n, 256), 256, 0, stream()>>>(work.get(), n, e, make_modulus<T>(p));
+    check_launch("pointwise_power");
+    transform(work.get(), n, 1, p, w, true, algorithm);
+    widen<<<grid_for(length, 256), 256, 0, stream()>>>(work.get(), out, length);
+    check_launch("widen");
+}
+
+void power_device(const std::uint64_t* a, std::size_t na, std::uint64_t e, std::uint64_t p, std::size_t n,
+                  Algorithm algorithm, std::uint64_t* out)
+{
+    if (p < (std::uint64_t(1) << 31)) power_one_transform<std::uint32_t>(a, na, e, p, n, algorithm, out);
+    else power_one_transform<std::uint64_t>(a, na, e, p, n, algorithm, out);
+}
+
 }  // namespace detail
 
 void multiply_mod(const DeviceWords& a, const DeviceWords& b, std::uint64_t p, DeviceWords& out, Algorithm algorithm)
@@ -294,6 +336,37 @@ std::vector<std::uint64_t> multiply_mod(const std::vector<std::uint64_t>& a, con
                                         std::uint64_t p, Algorithm algorithm)
 {
     return multiply_mod(a.data(), a.size(), b.data(), b.size(), p, algorithm);
+}
+
+// ---------------------------------------------------------------- powers
+namespace {
+// The transform length for a^e: the power of two >= e (na - 1) + 1, or 0 when that overflows.
+std::size_t power_transform_length(std::size_t na, std::uint64_t e)
+{
+    if (na == 0 || e == 0) return 0;
+    if (na > 1 && e > (std::uint64_t(1) << 40) / (na - 1)) return 0;
+    const std::size_t length = std::size_t(e) * (na - 1) + 1;
+    std::size_t n = 1;
+    while (n < length) n <<= 1;
+    return n;
+}
+}  // namespace
+
+bool power_in_one_transform(std::size_t na, std::uint64_t e, std::uint64_t p)
+{
+    const std::size_t n = power_transform_length(na, e);
+    return n != 0 && p >= 3 && (p - 1) % n == 0 && is_prime(p);
+}
+
+void power_mod(const std::uint64_t* a, std::size_t na, std::uint64_t e, std::uint64_t p, std::uint64_t* out,
+               Algorithm algorithm)
+{
+    detail::require_device();
+    if (!power_in_one_transform(na, e, p)) throw Error("power_mod: no transform of that length modulo p");
+    const std::size_t n = power_transform_length(na, e), length = std::size_t(e) * (na - 1) + 1;
+    DeviceWords da(a, na), dc(length);
+    detail::power_device(da.data(), na, e, p, n, algorithm, dc.data());
+    dc.download(out, length);
 }
 
 }  // namespace cas::gpu

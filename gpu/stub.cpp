@@ -54,7 +54,17 @@ void multiply_mod(const DeviceWords&, const DeviceWords&, std::uint64_t, DeviceW
 void multiply_mod(const std::uint64_t*, std::size_t, const std::uint64_t*, std::size_t, std::uint64_t, std::uint64_t*,
                   Algorithm) { unavailable(); }
 
+bool power_in_one_transform(std::size_t, std::uint64_t, std::uint64_t) { return false; }
+void power_mod(const std::uint64_t*, std::size_t, std::uint64_t, std::uint64_t, std::uint64_t*, Algorithm)
+{
+    unavailable();
+}
+
 crt::LimbMatrix multiply_limb_matrices(const crt::LimbMatrix&, const crt::LimbMatrix&, const std::vector<std::uint64_t>&)
+{
+    unavailable();
+}
+crt::LimbMatrix power_limb_matrix(const crt::LimbMatrix&, std::uint64_t, const std::vector<std::uint64_t>&)
 {
     unavailable();
 }

@@ -202,3 +202,37 @@ TEST_CASE("unreduced operand words are reduced mod p, in the fused and the unfus
         }
     }
 }
+
+TEST_CASE("powers in one transform agree with FLINT's nmod_poly_pow", "[gpu][polymul]")
+{
+    CAS_REQUIRE_GPU();
+    for (int bits : {31, 62, 64}) {
+        const std::uint64_t p = ntt_primes(bits, 22, 1).at(0);
+        for (std::uint64_t e : {1ull, 2ull, 3ull, 5ull, 8ull, 13ull, 100ull}) {
+            for (int t = 0; t < trials(3); ++t) {
+                std::size_t na = 1 + rng()() % (t == 0 ? 5 : 3000);
+                if ((na - 1) * e + 1 > (std::size_t(1) << 22)) na = 1 + ((std::size_t(1) << 22) - 1) / e;
+                auto a = t == 1 ? std::vector<std::uint64_t>(na, p - 1) : random_vector(na, p);
+                INFO("p = " << hex(p) << ", length " << na << ", e = " << e);
+                REQUIRE(power_in_one_transform(na, e, p));
+                nmod_poly_t fa, fc;
+                nmod_poly_init2(fa, p, na);
+                nmod_poly_init(fc, p);
+                for (std::size_t i = 0; i < na; ++i) nmod_poly_set_coeff_ui(fa, i, a[i]);
+                nmod_poly_pow(fc, fa, e);
+                std::vector<std::uint64_t> expected((na - 1) * e + 1, 0), got(expected.size());
+                for (slong i = 0; i < nmod_poly_length(fc); ++i) expected[i] = nmod_poly_get_coeff_ui(fc, i);
+                nmod_poly_clear(fa);
+                nmod_poly_clear(fc);
+                power_mod(a.data(), na, e, p, got.data());
+                CHECK(got == expected);
+            }
+        }
+    }
+    // No transform of the needed length: p - 1 = 2 * odd, a length beyond 2^23, e = 0, no operand.
+    CHECK_FALSE(power_in_one_transform(10, 3, 1000000007ull));
+    CHECK_FALSE(power_in_one_transform(std::size_t(1) << 20, 16, 998244353ull));
+    CHECK(power_in_one_transform(std::size_t(1) << 19, 16, 998244353ull));
+    CHECK_FALSE(power_in_one_transform(10, 0, 998244353ull));
+    CHECK_FALSE(power_in_one_transform(0, 3, 998244353ull));
+}

@@ -2,6 +2,7 @@
 // products routed to the GPU equal FLINT's, through the algebra layer.
 #include "algebra/arith.hpp"
 #include "algebra/dispatch.hpp"
+#include "algebra/engine.hpp"
 #include "algebra/fourier.hpp"
 #include "algebra/modpoly_ops.hpp"
 #include "algebra/multiply.hpp"
@@ -104,6 +105,34 @@ TEST_CASE("products through the dispatcher equal FLINT's", "[dispatch][gpu]") {
         CHECK(cas::equal(on_gpu, on_cpu));
       }
   }
+  flint_randclear(state);
+}
+
+TEST_CASE("powers through the dispatcher equal FLINT's, in one transform when p allows", "[dispatch][gpu]") {
+  if (!cas::gpu_usable()) {
+    WARN("SKIPPED: no CUDA device; the GPU route of powers is not exercised");
+    return;
+  }
+  ModeGuard guard;
+  flint_rand_t state;
+  flint_randinit(state);
+  // 998244353 = 119 2^23 + 1 and 2^64 - 2^32 + 1 have the roots; 1000000007 does not (square
+  // and multiply on the GPU instead).
+  for (ulong p : {998244353ull, 18446744069414584321ull, 1000000007ull})
+    for (slong na : {2, 3, 1000, 20000})
+      for (ulong e : {2ul, 3ul, 7ul, 64ul}) {
+        if (static_cast<ulong>(na - 1) * e + 1 > (ulong{1} << 22)) continue;
+        auto m = cas::make_modulus(p);
+        cas::ModPoly a(m);
+        nmod_poly_randtest_not_zero(a.nmod(), state, na);
+        cas::set_gpu_mode(cas::GpuMode::On);
+        cas::engine_reset();
+        const cas::ModPoly on_gpu = cas::power(a, e);
+        const bool one_transform = cas::engine_last().rfind("gpu ntt power", 0) == 0;
+        INFO("p = " << p << ", length " << a.length() << ", e = " << e << ": " << cas::engine_last());
+        CHECK(cas::equal(on_gpu, cas::pow_flint(a, e)));
+        if (a.length() > 1) CHECK(one_transform == (p != 1000000007ull));
+      }
   flint_randclear(state);
 }
 

@@ -308,6 +308,31 @@ TEST_CASE("multimodular: summed words finished in parallel ranges, carries acros
     }
 }
 
+void check_powers(ProductEngine engine, slong max_length) {
+  FreshRandom r;
+  INFO("seed " << r.seed);
+  for (ulong e : {0ul, 1ul, 2ul, 3ul, 5ul, 12ul})
+    for (int t = 0; t < cas::test::trials(6); t++) {
+      const slong length = t == 0 ? 1 : static_cast<slong>(n_randint(r.state(), static_cast<ulong>(max_length))) + 1;
+      const ZPoly f = random_zpoly(r.state(), length, n_randint(r.state(), t % 2 ? 600 : 64) + 1);
+      ZPoly expected;
+      fmpz_poly_pow(expected.get(), f.get(), e);
+      cas::MultimodularPlan plan;
+      const ZPoly c = cas::power_multimodular(f, e, engine, &plan);
+      INFO(describe(f) << ", e = " << e << ": " << plan.primes.size() << " primes, bound 2^" << plan.bound_bits);
+      CHECK(equal(c, expected));
+    }
+}
+
+TEST_CASE("multimodular powers equal fmpz_poly_pow (GPU steps on the host)", "[multimodular][crt]") {
+  check_powers(ProductEngine::HostKernels, 300);
+  // The square's plan is the product's: the bound of f * f.
+  FreshRandom r;
+  const ZPoly f = random_zpoly(r.state(), 100, 300);
+  CHECK(cas::plan_multimodular_power(f, 2).primes == cas::plan_multimodular(f, f).primes);
+  CHECK(cas::plan_multimodular_power(f, 2).bound_bits == cas::plan_multimodular(f, f).bound_bits);
+}
+
 TEST_CASE("multimodular: limb matrices round-trip", "[multimodular][crt]") {
   FreshRandom r;
   INFO("seed " << r.seed);
@@ -348,6 +373,28 @@ TEST_CASE("multimodular: :explain names the primes and the bound", "[multimodula
   CHECK(text.find(std::to_string(primes[0])) != std::string::npos);
   CHECK(text.find("< 2^13") != std::string::npos);
   CHECK(text.find("on the GPU") != std::string::npos);
+}
+
+TEST_CASE("multimodular: :explain describes powers in one transform", "[multimodular]") {
+  cas::EngineNote note;
+  note.what = "gpu crt power";
+  note.detail.length1 = 1000;  // f of length 1000 to the 5th: 4996 coefficients, transforms of 8192
+  note.detail.length2 = 5;
+  note.detail.bound_bits = 560;
+  std::string text = cas::explain_note(note);
+  INFO(text);
+  const auto primes = cas::multimodular_primes(560, 13);
+  CHECK(text.find(std::to_string(primes.size()) + " primes") != std::string::npos);
+  CHECK(text.find(std::to_string(primes[0])) != std::string::npos);
+  CHECK(text.find("one NTT of length 8192 per prime") != std::string::npos);
+  CHECK(text.find("< 2^560") != std::string::npos);
+  note.what = "gpu ntt power";
+  note.detail.modulus = 998244353;
+  note.detail.modulus_bits = 30;
+  text = cas::explain_note(note);
+  INFO(text);
+  CHECK(text.find("NTT of length 8192") != std::string::npos);
+  CHECK(text.find("raised to the power 5") != std::string::npos);
 }
 
 TEST_CASE("multimodular: without a GPU the dispatcher keeps FLINT", "[multimodular]") {
@@ -451,6 +498,11 @@ TEST_CASE("multimodular integer products equal mpz_mul (GPU engine)", "[multimod
   run_integers(ProductEngine::Gpu, {64, 1000, 1000000, 10000000, 100000000});
 }
 
+TEST_CASE("multimodular powers equal fmpz_poly_pow (GPU engine)", "[multimodular][gpu]") {
+  if (skip_without_gpu()) return;
+  check_powers(ProductEngine::Gpu, 3000);
+}
+
 TEST_CASE("multimodular: the dispatcher sends Z[x], big-p and integer products to the GPU",
           "[multimodular][gpu]") {
   if (skip_without_gpu()) return;
@@ -471,5 +523,11 @@ TEST_CASE("multimodular: the dispatcher sends Z[x], big-p and integer products t
   fmpz_mul(expected.get(), x.get(), y.get());
   CHECK(fmpz_equal(z.get(), expected.get()));
   CHECK(cas::engine_last().rfind("gpu crt integer 3 primes", 0) == 0);
+  const ZPoly f = random_zpoly(r.state(), 3000, 100);
+  ZPoly expected_power;
+  fmpz_poly_pow(expected_power.get(), f.get(), 5);
+  cas::engine_reset();
+  CHECK(equal(cas::power(f, 5), expected_power));
+  CHECK(cas::engine_last().rfind("gpu crt power ", 0) == 0);
   cas::set_gpu_mode(saved);
 }
