@@ -347,9 +347,7 @@ namespace {
 // f^e modulo M by the GPU pipeline's steps on the host: reduce_entry, nmod_poly_pow per prime
 // (the primes split over the cores), reconstruct_entry.
 crt::LimbMatrix power_limb_matrix_on_host(const crt::LimbMatrix& f, ulong e, const std::vector<ulong>& primes) {
-  const std::vector<ulong> residues = residues_on_host(f.count, primes, [&f](size_t i, const crt::ReductionPrime& q, ulong* out) {
-    crt::reduce_entry(i, f.limbs.data(), f.negative.data(), f.count, f.width, q, out);
-  });
+  const std::vector<ulong> residues = matrix_residues(f, primes);
   const size_t length = static_cast<size_t>(e) * (f.count - 1) + 1;
   std::vector<ulong> powers(primes.size() * length);
   parallel_ranges(primes.size(), 1, [&](size_t begin, size_t end) {
