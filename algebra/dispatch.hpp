@@ -29,13 +29,12 @@ constexpr size_t never_on_gpu = SIZE_MAX;
 
 struct Crossovers {
   // Smallest length (coefficients of the product, transform length, or bits of the smaller
-  // integer factor) sent to the GPU. The multi-modular routes (ProductZ, ProductInteger) have not
-  // yet run on a device: `auto` keeps them on FLINT until `cas --calibrate` has measured them
-  // (`:gpu on` forces them).
-  // The defaults are the crossovers `cas --calibrate` measured on an H100 (2026-11-23: 1023, 8191
-  // and 2048; the transform's doubled since, as the CPU fft got twice as fast).
-  size_t length[gpu_operation_count] = {size_t{1} << 10, size_t{1} << 13, size_t{1} << 12, never_on_gpu,
-                                        never_on_gpu};
+  // integer factor) sent to the GPU. The defaults are the crossovers `cas --calibrate` measured on
+  // an H100 (2026-11-23: 1023, 8191 and 2048; the transform's doubled since, as the CPU fft got
+  // twice as fast). Z[x] and integer products (second session of 2026-11-23): the GPU is 1.6x
+  // faster from 4095 coefficients of 64 bits and 1.4x from 131072-bit integers.
+  size_t length[gpu_operation_count] = {size_t{1} << 10, size_t{1} << 13, size_t{1} << 12, size_t{1} << 12,
+                                        size_t{1} << 17};
   std::string origin = "defaults";  // or the config file it was read from
 };
 

@@ -2,11 +2,14 @@
 // FLINT operands to a FLINT result, against fmpz_poly_mul and mpz_mul measured in the same run.
 // One table: Z[x] products of length 2^12, 2^16, 2^20 with 64- and 1000-bit coefficients, and
 // integer products of 10^6, 10^7, 10^8 bits. Every result is checked against the reference.
-//   cas-bench-crt [--reps N] [--flint-max-log K] [--cpu 1]
+//   cas-bench-crt [--reps N] [--flint-max-log K] [--cpu 1] [--stages 1]
+// --stages 1 adds where the time of the largest Z[x] rows goes: the host's conversions to and from
+// limb matrices and the GPU call (uploads, reductions, products, Garner, download).
 // FLINT rows above 2^K are not timed ("-"); --cpu 1 runs the same path on the CPU engine
 // (nmod_poly_mul per prime), for comparison and on machines without a GPU.
 #include "algebra/flint_util.hpp"
 #include "algebra/multimodular.hpp"
+#include "gpu/crt.hpp"
 #include "gpu/ntt.hpp"
 
 #include <flint/fmpz_poly.h>
@@ -15,6 +18,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -41,6 +45,7 @@ struct Options {
   int reps = 3;
   int flint_max_log = 20;
   cas::ProductEngine engine = cas::ProductEngine::Gpu;
+  bool stages = false;
 };
 
 Options parse(int argc, char** argv) {
@@ -49,6 +54,7 @@ Options parse(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--reps")) o.reps = std::max(1, std::atoi(argv[i + 1]));
     else if (!std::strcmp(argv[i], "--flint-max-log")) o.flint_max_log = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--cpu") && std::atoi(argv[i + 1])) o.engine = cas::ProductEngine::Cpu;
+    else if (!std::strcmp(argv[i], "--stages")) o.stages = std::atoi(argv[i + 1]) != 0;
   }
   return o;
 }
@@ -118,6 +124,36 @@ void bench_integers(const Options& o, flint_rand_t state) {
   }
 }
 
+// The Z[x] pipeline of multiply_multimodular, step by step, for two operands of n coefficients.
+void bench_stages(const Options& o, flint_rand_t state, slong n, unsigned long bits) {
+  const cas::ZPoly a = full_size_poly(state, n, bits), b = full_size_poly(state, n, bits);
+  const cas::MultimodularPlan plan = cas::plan_multimodular(a, b);
+  cas::crt::LimbMatrix ma, mb, product;
+  const double to_matrices = median_ms(o.reps, [&] {
+    ma = cas::to_limb_matrix(a.get()->coeffs, static_cast<size_t>(n));
+    mb = cas::to_limb_matrix(b.get()->coeffs, static_cast<size_t>(n));
+  });
+  const double on_gpu = median_ms(o.reps, [&] { product = cas::gpu::multiply_limb_matrices(ma, mb, plan.primes); });
+  cas::ZPoly c;
+  const double from_matrix = median_ms(o.reps, [&] {
+    cas::ZPoly fresh;  // as the pipeline does: every coefficient a new fmpz
+    fmpz_poly_fit_length(fresh.get(), static_cast<slong>(product.count));
+    cas::from_limb_matrix(fresh.get()->coeffs, product);
+    _fmpz_poly_set_length(fresh.get(), static_cast<slong>(product.count));
+    _fmpz_poly_normalise(fresh.get());
+    c = std::move(fresh);
+  });
+  cas::ZPoly expected;
+  fmpz_poly_mul(expected.get(), a.get(), b.get());
+  std::printf("stages 2 x 2^%d x %lub, %zu primes: to limb matrices %.2f ms, GPU call %.2f ms (%.0f MB up, %.0f MB "
+              "down), from limb matrix %.2f ms, %s\n",
+              static_cast<int>(std::log2(static_cast<double>(n))), bits, plan.primes.size(), to_matrices, on_gpu,
+              8e-6 * static_cast<double>(ma.limbs.size() + mb.limbs.size()),
+              8e-6 * static_cast<double>(product.limbs.size()), from_matrix,
+              fmpz_poly_equal(c.get(), expected.get()) ? "ok" : "WRONG");
+  std::fflush(stdout);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -135,6 +171,8 @@ int main(int argc, char** argv) {
   flint_randinit(state);
   bench_polynomials(o, state);
   bench_integers(o, state);
+  if (o.stages && on_gpu)
+    for (unsigned long bits : {64ul, 1000ul}) bench_stages(o, state, slong{1} << 19, bits);
   flint_randclear(state);
   flint_cleanup();
   return 0;
