@@ -31,9 +31,10 @@ struct Crossovers {
   // Smallest length (coefficients of the product, transform length, or bits of the smaller
   // integer factor) sent to the GPU. The defaults are the crossovers `cas --calibrate` measured on
   // an H100 (2026-11-23: 1023, 8191 and 2048; the transform's doubled since, as the CPU fft got
-  // twice as fast). Z[x] and integer products (second session of 2026-11-23): the GPU is 1.6x
-  // faster from 4095 coefficients of 64 bits and 1.4x from 131072-bit integers.
-  size_t length[gpu_operation_count] = {size_t{1} << 10, size_t{1} << 13, size_t{1} << 12, size_t{1} << 12,
+  // twice as fast). Z[x] and integer products, two calibrations of 2026-11-23: the GPU ties FLINT at
+  // 1023 coefficients of 64 bits (2.4x faster at 2047) and is 0.88-1.4x as fast at 2^17-bit
+  // integers (1.7-2.9x at 2^18).
+  size_t length[gpu_operation_count] = {size_t{1} << 10, size_t{1} << 13, size_t{1} << 12, size_t{1} << 10,
                                         size_t{1} << 17};
   std::string origin = "defaults";  // or the config file it was read from
 };

@@ -13,6 +13,8 @@
 #include <gmp.h>
 
 #include <algorithm>
+#include <cstring>
+#include <cstdlib>
 #include <thread>
 
 namespace cas {
@@ -230,43 +232,86 @@ void reconstruct_symmetric(fmpz* out, const std::vector<ulong>& products, size_t
 // block is one contiguous run (2 KB) instead of one word per page, which the TLB punishes.
 constexpr size_t transpose_block = 256;
 
-crt::LimbMatrix to_limb_matrix(const fmpz* coeffs, size_t count) {
-  crt::LimbMatrix m;
-  m.count = count;
-  m.width = std::max<size_t>(1, static_cast<size_t>(_fmpz_vec_max_limbs(coeffs, static_cast<slong>(count))));
-  m.limbs.resize(m.width * count);
-  m.negative.resize(count);
-  parallel_ranges(count, 4096, [&](size_t begin, size_t end) {
-    std::vector<Limbs> block(transpose_block);
+void write_limb_block(const fmpz* coeffs, const gpu::LimbBlock& block) {
+  coeffs += block.first;
+  parallel_ranges(block.size, 4096, [&](size_t begin, size_t end) {
+    std::vector<Limbs> limbs(transpose_block);
     std::vector<ulong> small(transpose_block);
     for (size_t first = begin; first < end; first += transpose_block) {
       const size_t size = std::min(transpose_block, end - first);
       for (size_t b = 0; b < size; b++) {
-        block[b] = limbs_of(coeffs + first + b, small[b]);
-        m.negative[first + b] = block[b].negative;
+        limbs[b] = limbs_of(coeffs + first + b, small[b]);
+        block.negative[first + b] = limbs[b].negative;
       }
-      for (size_t l = 0; l < m.width; l++) {
-        ulong* row = m.limbs.data() + l * count + first;
-        for (size_t b = 0; b < size; b++) row[b] = l < block[b].count ? block[b].limbs[l] : 0;
+      for (size_t l = 0; l < block.width; l++) {
+        ulong* row = block.limbs + l * block.size + first;
+        for (size_t b = 0; b < size; b++) row[b] = l < limbs[b].count ? limbs[b].limbs[l] : 0;
       }
     }
   });
+}
+
+namespace {
+// glibc grows a thread's own heap with one mprotect call per page the first time it gets that far,
+// and mprotect takes the address-space lock for writing: threads that allocate many fresh mpz's
+// at once queue behind each other's calls. Allocating, then freeing, the bytes a thread is about
+// to need in 96 KiB pieces (below the mmap threshold) grows its heap in 96 KiB steps instead;
+// freed, the space stays mapped read-write for the allocations that follow. CAS_HEAP_RESERVE=0
+// turns it off (to measure it).
+void reserve_thread_heap(size_t bytes) {
+  static const bool enabled = [] {
+    const char* v = std::getenv("CAS_HEAP_RESERVE");
+    return !(v && std::strcmp(v, "0") == 0);
+  }();
+  if (!enabled) return;
+  constexpr size_t piece = size_t{96} << 10;
+  std::vector<void*> pieces;
+  pieces.reserve(bytes / piece + 1);
+  for (size_t reserved = 0; reserved < bytes; reserved += piece) pieces.push_back(std::malloc(piece));
+  for (void* p : pieces) std::free(p);
+}
+}  // namespace
+
+void read_limb_block(fmpz* out, const gpu::ConstLimbBlock& block) {
+  out += block.first;
+  parallel_ranges(block.size, 4096, [&](size_t begin, size_t end) {
+    // Each coefficient becomes an mpz of about `width` limbs and GMP's header.
+    reserve_thread_heap((end - begin) * (block.width + 3) * sizeof(ulong));
+    std::vector<ulong> coefficient_major(transpose_block * block.width);
+    for (size_t first = begin; first < end; first += transpose_block) {
+      const size_t size = std::min(transpose_block, end - first);
+      for (size_t l = 0; l < block.width; l++) {
+        const ulong* row = block.limbs + l * block.size + first;
+        for (size_t b = 0; b < size; b++) coefficient_major[b * block.width + l] = row[b];
+      }
+      for (size_t b = 0; b < size; b++)
+        set_from_limbs(out + first + b, coefficient_major.data() + b * block.width, block.width,
+                       block.negative[first + b] != 0);
+    }
+  });
+}
+
+size_t limb_width(const fmpz* coeffs, size_t count) {
+  return std::max<size_t>(1, static_cast<size_t>(_fmpz_vec_max_limbs(coeffs, static_cast<slong>(count))));
+}
+
+gpu::LimbSource limb_source(const fmpz* coeffs, size_t count) {
+  return {count, limb_width(coeffs, count), [coeffs](const gpu::LimbBlock& block) { write_limb_block(coeffs, block); }};
+}
+
+// A matrix is one block of all its coefficients.
+crt::LimbMatrix to_limb_matrix(const fmpz* coeffs, size_t count) {
+  crt::LimbMatrix m;
+  m.count = count;
+  m.width = limb_width(coeffs, count);
+  m.limbs.resize(m.width * count);
+  m.negative.resize(count);
+  write_limb_block(coeffs, gpu::LimbBlock{0, count, m.width, m.limbs.data(), m.negative.data()});
   return m;
 }
 
 void from_limb_matrix(fmpz* out, const crt::LimbMatrix& m) {
-  parallel_ranges(m.count, 4096, [&](size_t begin, size_t end) {
-    std::vector<ulong> block(transpose_block * m.width);  // coefficient-major
-    for (size_t first = begin; first < end; first += transpose_block) {
-      const size_t size = std::min(transpose_block, end - first);
-      for (size_t l = 0; l < m.width; l++) {
-        const ulong* row = m.limbs.data() + l * m.count + first;
-        for (size_t b = 0; b < size; b++) block[b * m.width + l] = row[b];
-      }
-      for (size_t b = 0; b < size; b++)
-        set_from_limbs(out + first + b, block.data() + b * m.width, m.width, m.negative[first + b] != 0);
-    }
-  });
+  read_limb_block(out, gpu::ConstLimbBlock{0, m.count, m.width, m.limbs.data(), m.negative.data()});
 }
 
 std::vector<ulong> multimodular_primes(ulong bound_bits, unsigned log2_length) {
@@ -325,11 +370,17 @@ std::vector<ulong> matrix_residues(const crt::LimbMatrix& m, const std::vector<u
 }  // namespace
 
 namespace {
-ZPoly zpoly_from_limb_matrix(const crt::LimbMatrix& m) {
+// HostKernels pulls operands and pushes results in blocks of this many coefficients: small, so
+// that the CPU's tests cross block boundaries as the GPU's (32 MiB) blocks do.
+constexpr size_t host_block = 1000;
+
+// The `length` coefficients that produce(sink) hands to the sink, block by block.
+template <class Produce>
+ZPoly zpoly_from_blocks(size_t length, Produce&& produce) {
   ZPoly c;
-  fmpz_poly_fit_length(c.get(), static_cast<slong>(m.count));
-  from_limb_matrix(c.get()->coeffs, m);
-  _fmpz_poly_set_length(c.get(), static_cast<slong>(m.count));
+  fmpz_poly_fit_length(c.get(), static_cast<slong>(length));
+  produce(gpu::LimbSink([&c](const gpu::ConstLimbBlock& block) { read_limb_block(c.get()->coeffs, block); }));
+  _fmpz_poly_set_length(c.get(), static_cast<slong>(length));
   _fmpz_poly_normalise(c.get());
   return c;
 }
@@ -373,9 +424,13 @@ ZPoly multiply_with_primes(const ZPoly& a, const ZPoly& b, const std::vector<ulo
   const size_t la = static_cast<size_t>(a.length()), lb = static_cast<size_t>(b.length());
   const size_t length = la + lb - 1;
   if (engine != ProductEngine::Cpu) {  // the word-level pipeline, on the GPU or its steps on the host
-    const crt::LimbMatrix ma = to_limb_matrix(a.get()->coeffs, la), mb = to_limb_matrix(b.get()->coeffs, lb);
-    return zpoly_from_limb_matrix(engine == ProductEngine::Gpu ? gpu::multiply_limb_matrices(ma, mb, primes)
-                                                               : multiply_limb_matrices_on_host(ma, mb, primes));
+    const gpu::LimbSource sa = limb_source(a.get()->coeffs, la), sb = limb_source(b.get()->coeffs, lb);
+    return zpoly_from_blocks(length, [&](const gpu::LimbSink& sink) {
+      if (engine == ProductEngine::Gpu) return gpu::multiply_limb_sources(sa, sb, primes, sink);
+      const crt::LimbMatrix c = multiply_limb_matrices_on_host(gpu::pull_matrix(sa, host_block),
+                                                               gpu::pull_matrix(sb, host_block), primes);
+      gpu::push_matrix(c, host_block, sink);
+    });
   }
   std::vector<ulong> products;
   {
@@ -414,10 +469,13 @@ ZPoly power_multimodular(const ZPoly& f, ulong e, ProductEngine engine, Multimod
   if (e == 0) {
     fmpz_poly_set_ui(c.get(), 1);
   } else if (!f.is_zero()) {
-    const crt::LimbMatrix m = to_limb_matrix(f.get()->coeffs, static_cast<size_t>(f.length()));
-    const crt::LimbMatrix power = engine == ProductEngine::Gpu ? gpu::power_limb_matrix(m, e, plan.primes)
-                                                               : power_limb_matrix_on_host(m, e, plan.primes);
-    c = zpoly_from_limb_matrix(power);
+    const size_t n = static_cast<size_t>(f.length());
+    const gpu::LimbSource source = limb_source(f.get()->coeffs, n);
+    c = zpoly_from_blocks(static_cast<size_t>(e) * (n - 1) + 1, [&](const gpu::LimbSink& sink) {
+      if (engine == ProductEngine::Gpu) return gpu::power_limb_source(source, e, plan.primes, sink);
+      gpu::push_matrix(power_limb_matrix_on_host(gpu::pull_matrix(source, host_block), e, plan.primes), host_block,
+                       sink);
+    });
   }
   if (plan_out) *plan_out = std::move(plan);
   return c;

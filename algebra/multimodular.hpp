@@ -8,6 +8,7 @@
 #include "zpoly.hpp"
 
 #include "gpu/crt_words.hpp"
+#include "gpu/limb_blocks.hpp"
 
 #include <flint/fmpz.h>
 
@@ -77,11 +78,18 @@ ZPoly multiply_with_primes(const ZPoly& a, const ZPoly& b, const std::vector<ulo
 void reconstruct_symmetric(fmpz* out, const std::vector<ulong>& residues, size_t length,
                            const std::vector<ulong>& primes, CrtMethod method = CrtMethod::Automatic);
 
-// Coefficients as the GPU's limb-major matrix (gpu/crt_words.hpp) and back, in parallel over the
-// coefficients. width is the most limbs of any coefficient (at least 1).
+// Coefficients as the GPU's limb-major matrices (gpu/crt_words.hpp) and blocks of them
+// (gpu/limb_blocks.hpp), and back, in parallel over the coefficients. A matrix's width is the most
+// limbs of any coefficient (at least 1).
 crt::LimbMatrix to_limb_matrix(const fmpz* coeffs, size_t count);
 // out[i] = entry i of m, i < m.count.
 void from_limb_matrix(fmpz* out, const crt::LimbMatrix& m);
+// The block's coefficients, coeffs[block.first .. block.first + block.size), written into it.
+void write_limb_block(const fmpz* coeffs, const gpu::LimbBlock& block);
+// out[block.first + b] = entry b of the block.
+void read_limb_block(fmpz* out, const gpu::ConstLimbBlock& block);
+// The count coefficients (which must outlive it) as a source of limb blocks.
+gpu::LimbSource limb_source(const fmpz* coeffs, size_t count);
 
 // The product of two polynomials given as limb matrices, modulo the primes' product, in
 // symmetric representation (as multiply_with_primes), by the GPU pipeline's steps on the host.

@@ -95,26 +95,97 @@ void reconstruct_on_device(DeviceWords& products, std::size_t length, const std:
     check_launch("reconstruct");
 }
 
-// Garner on the device, then the limb matrix downloaded.
-crt::LimbMatrix reconstruct_and_download(DeviceWords& residues, std::size_t length,
-                                         const std::vector<std::uint64_t>& primes)
+// How many coefficients of `width` limbs (and a sign word) one pinned buffer holds.
+std::size_t coefficients_per_block(const PinnedPair& pinned, std::size_t width, std::size_t count)
+{
+    const std::size_t per = pinned.bytes / (width * sizeof(std::uint64_t) + sizeof(std::uint32_t));
+    if (per == 0) throw Error("limb block: a coefficient is larger than the pinned buffer");
+    return std::min(per, count);
+}
+
+// The block of coefficients [first, first + size) in pinned buffer b: limbs, then the signs.
+LimbBlock block_in(const PinnedPair& pinned, int b, std::size_t first, std::size_t size, std::size_t width)
+{
+    auto* limbs = reinterpret_cast<std::uint64_t*>(pinned.buffer[b]);
+    return {first, size, width, limbs, reinterpret_cast<std::uint32_t*>(limbs + size * width)};
+}
+
+// The source's whole matrix on the device (limb-major, width rows of count words), written block
+// by block into the pinned buffers: the host fills one buffer while the other one's block is
+// copied up (one 2-D copy puts a block's width row pieces at their places in the rows).
+void upload_source(const LimbSource& source, DeviceWords& limbs, DeviceWords32& negative)
+{
+    limbs = DeviceWords(source.width * source.count);
+    negative = DeviceWords32(source.count);
+    const std::size_t row_bytes = source.count * sizeof(std::uint64_t);
+    with_block_staging([&](const PinnedPair& pinned) {
+        const std::size_t per = coefficients_per_block(pinned, source.width, source.count);
+        for (std::size_t first = 0, i = 0; first < source.count; first += per, ++i) {
+            const int b = int(i & 1);
+            const LimbBlock block = block_in(pinned, b, first, std::min(per, source.count - first), source.width);
+            check(cudaEventSynchronize(pinned.done[b]), "cudaEventSynchronize (limb upload)");
+            source.write(block);
+            const std::size_t block_row_bytes = block.size * sizeof(std::uint64_t);
+            check(cudaMemcpy2DAsync(limbs.data() + first, row_bytes, block.limbs, block_row_bytes, block_row_bytes,
+                                    block.width, cudaMemcpyHostToDevice, stream()),
+                  "cudaMemcpy2DAsync (limb upload)");
+            check(cudaMemcpyAsync(negative.data() + first, block.negative, block.size * sizeof(std::uint32_t),
+                                  cudaMemcpyHostToDevice, stream()),
+                  "cudaMemcpyAsync (sign upload)");
+            check(cudaEventRecord(pinned.done[b], stream()), "cudaEventRecord");
+        }
+    });
+}
+
+// The device matrix (count coefficients of `width` limbs) handed to `sink` block by block; the
+// next block comes down while the host reads this one.
+void download_to_sink(const DeviceWords& limbs, const DeviceWords32& negative, std::size_t count, std::size_t width,
+                      const LimbSink& sink)
+{
+    const std::size_t row_bytes = count * sizeof(std::uint64_t);
+    with_block_staging([&](const PinnedPair& pinned) {
+        const std::size_t per = coefficients_per_block(pinned, width, count);
+        const std::size_t blocks = (count + per - 1) / per;
+        auto block_at = [&](std::size_t i) {
+            return block_in(pinned, int(i & 1), i * per, std::min(per, count - i * per), width);
+        };
+        auto issue = [&](std::size_t i) {
+            const LimbBlock block = block_at(i);
+            const std::size_t block_row_bytes = block.size * sizeof(std::uint64_t);
+            check(cudaMemcpy2DAsync(block.limbs, block_row_bytes, limbs.data() + block.first, row_bytes,
+                                    block_row_bytes, width, cudaMemcpyDeviceToHost, stream()),
+                  "cudaMemcpy2DAsync (limb download)");
+            check(cudaMemcpyAsync(block.negative, negative.data() + block.first, block.size * sizeof(std::uint32_t),
+                                  cudaMemcpyDeviceToHost, stream()),
+                  "cudaMemcpyAsync (sign download)");
+            check(cudaEventRecord(pinned.done[i & 1], stream()), "cudaEventRecord");
+        };
+        issue(0);
+        for (std::size_t i = 0; i < blocks; ++i) {
+            if (i + 1 < blocks) issue(i + 1);  // into the other buffer, which the host has finished reading
+            check(cudaEventSynchronize(pinned.done[i & 1]), "cudaEventSynchronize (limb download)");
+            const LimbBlock block = block_at(i);
+            sink(ConstLimbBlock{block.first, block.size, block.width, block.limbs, block.negative});
+        }
+    });
+}
+
+// Garner on the device, then the coefficients handed to `sink`.
+void reconstruct_to_sink(DeviceWords& residues, std::size_t length, const std::vector<std::uint64_t>& primes,
+                         const LimbSink& sink)
 {
     DeviceWords limbs;
     DeviceWords32 negative;
-    crt::LimbMatrix c;
-    reconstruct_on_device(residues, length, primes, limbs, negative, c.width);
-    c.count = length;
-    c.limbs = limbs.to_host();
-    c.negative = negative.to_host();
-    return c;
+    std::size_t width = 0;
+    reconstruct_on_device(residues, length, primes, limbs, negative, width);
+    download_to_sink(limbs, negative, length, width, sink);
 }
 
-// out[i] = entry i of m (uploaded as limbs, negative) mod q.p.
-void launch_reduce_matrix(const DeviceWords& limbs, const DeviceWords32& negative, const crt::LimbMatrix& m,
+// out[i] = entry i of a device matrix of count coefficients of `width` limbs, mod q.p.
+void launch_reduce_matrix(const DeviceWords& limbs, const DeviceWords32& negative, std::size_t count, std::size_t width,
                           const crt::ReductionPrime& q, std::uint64_t* out)
 {
-    reduce_matrix<<<grid_for(m.count, block), block, 0, stream()>>>(limbs.data(), negative.data(), m.count, m.width, q,
-                                                                    out);
+    reduce_matrix<<<grid_for(count, block), block, 0, stream()>>>(limbs.data(), negative.data(), count, width, q, out);
     check_launch("reduce_matrix");
 }
 
@@ -128,44 +199,49 @@ void require_primes(const std::vector<std::uint64_t>& primes)
 }  // namespace
 }  // namespace detail
 
-crt::LimbMatrix multiply_limb_matrices(const crt::LimbMatrix& a, const crt::LimbMatrix& b,
-                                       const std::vector<std::uint64_t>& primes)
+void multiply_limb_sources(const LimbSource& a, const LimbSource& b, const std::vector<std::uint64_t>& primes,
+                           const LimbSink& result)
 {
     using namespace detail;
     require_device();
     require_primes(primes);
-    if (a.count == 0 || b.count == 0) throw Error("multiply_limb_matrices: empty operand");
-    const DeviceWords limbs_a(a.limbs), limbs_b(b.limbs);
-    const DeviceWords32 negative_a(a.negative), negative_b(b.negative);
-    auto reducer = [](const DeviceWords& limbs, const DeviceWords32& negative, const crt::LimbMatrix& m) {
+    if (a.count == 0 || b.count == 0 || a.width == 0 || b.width == 0)
+        throw Error("multiply_limb_sources: empty operand");
+    DeviceWords limbs_a, limbs_b;
+    DeviceWords32 negative_a, negative_b;
+    upload_source(a, limbs_a, negative_a);
+    upload_source(b, limbs_b, negative_b);
+    auto reducer = [](const DeviceWords& limbs, const DeviceWords32& negative, const LimbSource& m) {
         return [&limbs, &negative, &m](const crt::ReductionPrime& q, std::uint64_t* out) {
-            launch_reduce_matrix(limbs, negative, m, q, out);
+            launch_reduce_matrix(limbs, negative, m.count, m.width, q, out);
         };
     };
     DeviceWords products = residue_products(a.count, b.count, primes, reducer(limbs_a, negative_a, a),
                                             reducer(limbs_b, negative_b, b));
-    return reconstruct_and_download(products, a.count + b.count - 1, primes);
+    reconstruct_to_sink(products, a.count + b.count - 1, primes, result);
 }
 
-crt::LimbMatrix power_limb_matrix(const crt::LimbMatrix& f, std::uint64_t e, const std::vector<std::uint64_t>& primes)
+void power_limb_source(const LimbSource& f, std::uint64_t e, const std::vector<std::uint64_t>& primes,
+                       const LimbSink& result)
 {
     using namespace detail;
     require_device();
     require_primes(primes);
-    if (f.count == 0 || e == 0) throw Error("power_limb_matrix: empty operand or zero exponent");
+    if (f.count == 0 || f.width == 0 || e == 0) throw Error("power_limb_source: empty operand or zero exponent");
     for (std::uint64_t p : primes)
-        if (!power_in_one_transform(f.count, e, p)) throw Error("power_limb_matrix: a prime without the transform length");
+        if (!power_in_one_transform(f.count, e, p)) throw Error("power_limb_source: a prime without the transform length");
     const std::size_t length = std::size_t(e) * (f.count - 1) + 1;
     std::size_t n = 1;
     while (n < length) n <<= 1;
-    const DeviceWords limbs_f(f.limbs);
-    const DeviceWords32 negative_f(f.negative);
+    DeviceWords limbs_f;
+    DeviceWords32 negative_f;
+    upload_source(f, limbs_f, negative_f);
     DeviceWords residues(f.count), powers(primes.size() * length);
     for (std::size_t j = 0; j < primes.size(); ++j) {
-        launch_reduce_matrix(limbs_f, negative_f, f, crt::reduction_prime(primes[j]), residues.data());
+        launch_reduce_matrix(limbs_f, negative_f, f.count, f.width, crt::reduction_prime(primes[j]), residues.data());
         power_device(residues.data(), f.count, e, primes[j], n, Algorithm::fast, powers.data() + j * length);
     }
-    return reconstruct_and_download(powers, length, primes);
+    reconstruct_to_sink(powers, length, primes, result);
 }
 
 std::vector<std::uint64_t> multiply_magnitudes_summed(const std::uint64_t* a, std::size_t limbs_a, std::size_t chunks_a,

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "gpu/crt_words.hpp"
+#include "gpu/limb_blocks.hpp"
 #include "gpu/ntt.hpp"
 
 #include <cstdint>
@@ -16,17 +17,20 @@
 namespace cas::gpu {
 
 // a * b in Z[x] modulo M = the primes' product, in symmetric representation (exact when
-// M > 2 max |c_k|): both operands reduced modulo every prime on the GPU, one product per prime,
-// Garner's digits and the limbs of every coefficient on the GPU, downloaded as a limb matrix of
-// width crt::GarnerTables(primes).width(). Primes pairwise coprime, each below 2^63; a.count and
-// b.count at least 1. Throws OutOfMemory when the residues do not fit.
-crt::LimbMatrix multiply_limb_matrices(const crt::LimbMatrix& a, const crt::LimbMatrix& b,
-                                       const std::vector<std::uint64_t>& primes);
+// M > 2 max |c_k|): both operands pulled block by block into device limb matrices, reduced modulo
+// every prime on the GPU, one product per prime, Garner's digits and the limbs of every
+// coefficient on the GPU; the a.count + b.count - 1 coefficients (of width
+// crt::GarnerTables(primes).width()) handed to `result` block by block. Primes pairwise coprime,
+// each below 2^63; a.count and b.count at least 1. Throws OutOfMemory when the residues do not fit.
+void multiply_limb_sources(const LimbSource& a, const LimbSource& b, const std::vector<std::uint64_t>& primes,
+                           const LimbSink& result);
 
-// f^e in Z[x] modulo M, in symmetric representation, as multiply_limb_matrices: f reduced modulo
+// f^e in Z[x] modulo M, in symmetric representation, as multiply_limb_sources: f reduced modulo
 // every prime, each prime's power in one transform (every prime must satisfy
-// power_in_one_transform(f.count, e, p)), Garner on the GPU. e >= 1.
-crt::LimbMatrix power_limb_matrix(const crt::LimbMatrix& f, std::uint64_t e, const std::vector<std::uint64_t>& primes);
+// power_in_one_transform(f.count, e, p)), Garner on the GPU; e (f.count - 1) + 1 coefficients
+// handed to `result`. e >= 1.
+void power_limb_source(const LimbSource& f, std::uint64_t e, const std::vector<std::uint64_t>& primes,
+                       const LimbSink& result);
 
 // |a| |b| for magnitudes given as limbs, as polynomials in t = 2^chunk_bits (chunks_a and
 // chunks_b chunks of chunk_bits <= 128 bits): the product's coefficients c_i, which must be below

@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 
 namespace cas::gpu::detail {
@@ -19,6 +20,15 @@ inline void check_launch(const char* kernel) { check(cudaGetLastError(), kernel)
 // Host <-> device copies through the pinned staging buffers (synchronous for the caller).
 void upload_bytes(void* device, const void* host, std::size_t bytes);
 void download_bytes(void* host, const void* device, std::size_t bytes);
+// Two pinned host buffers of `bytes` each, and an event per buffer recorded after the last copy
+// that used it: wait on done[i] before writing or reading buffer[i].
+struct PinnedPair {
+    char* buffer[2];
+    cudaEvent_t done[2];
+    std::size_t bytes;
+};
+// Runs body with the block staging buffers (held for the call; other callers wait).
+void with_block_staging(const std::function<void(const PinnedPair&)>& body);
 // Throws Unavailable when there is no device.
 void require_device();
 // The stream every operation of the library is queued on.

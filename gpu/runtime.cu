@@ -5,6 +5,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -188,6 +189,30 @@ Staging& staging()
     return s;
 }
 }  // namespace
+
+// Block staging: two larger pinned buffers for the callers that fill or read pinned memory
+// themselves (gpu/crt.cu's limb blocks), allocated on first use and kept.
+namespace {
+constexpr std::size_t block_staging_bytes = std::size_t(32) << 20;
+struct BlockStaging {
+    std::mutex lock;
+    char* buffer[2] = {nullptr, nullptr};
+    cudaEvent_t done[2] = {nullptr, nullptr};
+};
+}  // namespace
+
+void with_block_staging(const std::function<void(const PinnedPair&)>& body)
+{
+    static BlockStaging s;
+    std::lock_guard<std::mutex> guard(s.lock);
+    if (!s.buffer[0])
+        for (int i = 0; i < 2; ++i) {
+            check(cudaMallocHost(reinterpret_cast<void**>(&s.buffer[i]), block_staging_bytes),
+                  "cudaMallocHost (block staging)");
+            check(cudaEventCreateWithFlags(&s.done[i], cudaEventDisableTiming), "cudaEventCreate");
+        }
+    body(PinnedPair{{s.buffer[0], s.buffer[1]}, {s.done[0], s.done[1]}, block_staging_bytes});
+}
 
 void upload_bytes(void* device, const void* host, std::size_t bytes)
 {

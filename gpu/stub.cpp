@@ -60,11 +60,11 @@ void power_mod(const std::uint64_t*, std::size_t, std::uint64_t, std::uint64_t, 
     unavailable();
 }
 
-crt::LimbMatrix multiply_limb_matrices(const crt::LimbMatrix&, const crt::LimbMatrix&, const std::vector<std::uint64_t>&)
+void multiply_limb_sources(const LimbSource&, const LimbSource&, const std::vector<std::uint64_t>&, const LimbSink&)
 {
     unavailable();
 }
-crt::LimbMatrix power_limb_matrix(const crt::LimbMatrix&, std::uint64_t, const std::vector<std::uint64_t>&)
+void power_limb_source(const LimbSource&, std::uint64_t, const std::vector<std::uint64_t>&, const LimbSink&)
 {
     unavailable();
 }

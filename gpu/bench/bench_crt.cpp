@@ -2,7 +2,7 @@
 // FLINT operands to a FLINT result, against fmpz_poly_mul and mpz_mul measured in the same run.
 // One table: Z[x] products of length 2^12, 2^16, 2^20 with 64- and 1000-bit coefficients, and
 // integer products of 10^6, 10^7, 10^8 bits. Every result is checked against the reference.
-//   cas-bench-crt [--reps N] [--flint-max-log K] [--cpu 1] [--stages 1]
+//   cas-bench-crt [--reps N] [--flint-max-log K] [--cpu 1] [--stages 1] [--top-pad-mb M]
 // --stages 1 adds where the time of the largest Z[x] rows goes: the host's conversions to and from
 // limb matrices and the GPU call (uploads, reductions, products, Garner, download).
 // FLINT rows above 2^K are not timed ("-"); --cpu 1 runs the same path on the CPU engine
@@ -15,6 +15,7 @@
 #include <flint/fmpz_poly.h>
 #include <flint/ulong_extras.h>
 #include <gmp.h>
+#include <malloc.h>
 
 #include <algorithm>
 #include <chrono>
@@ -46,6 +47,7 @@ struct Options {
   int flint_max_log = 20;
   cas::ProductEngine engine = cas::ProductEngine::Gpu;
   bool stages = false;
+  int top_pad_mb = 0;  // > 0: mallopt(M_TOP_PAD) first (an experiment on the page faults of new results)
 };
 
 Options parse(int argc, char** argv) {
@@ -55,6 +57,7 @@ Options parse(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--flint-max-log")) o.flint_max_log = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--cpu") && std::atoi(argv[i + 1])) o.engine = cas::ProductEngine::Cpu;
     else if (!std::strcmp(argv[i], "--stages")) o.stages = std::atoi(argv[i + 1]) != 0;
+    else if (!std::strcmp(argv[i], "--top-pad-mb")) o.top_pad_mb = std::atoi(argv[i + 1]);
   }
   return o;
 }
@@ -90,8 +93,11 @@ void bench_polynomials(const Options& o, flint_rand_t state) {
       const cas::ZPoly a = full_size_poly(state, n, bits), b = full_size_poly(state, n, bits);
       cas::ZPoly expected;
       cas::MultimodularPlan plan;
-      cas::ZPoly c = cas::multiply_multimodular(a, b, o.engine, &plan);  // warm-up
-      const double gpu = median_ms(o.reps, [&] { c = cas::multiply_multimodular(a, b, o.engine); });
+      std::vector<cas::ZPoly> results;  // kept, so that freeing the previous result is not timed
+      results.reserve(static_cast<size_t>(o.reps) + 1);
+      results.push_back(cas::multiply_multimodular(a, b, o.engine, &plan));  // warm-up
+      const double gpu = median_ms(o.reps, [&] { results.push_back(cas::multiply_multimodular(a, b, o.engine)); });
+      const cas::ZPoly& c = results.back();
       double flint = -1;
       if (log_length <= o.flint_max_log)
         flint = median_ms(log_length >= 20 ? 1 : o.reps, [&] { fmpz_poly_mul(expected.get(), a.get(), b.get()); });
@@ -124,16 +130,39 @@ void bench_integers(const Options& o, flint_rand_t state) {
   }
 }
 
-// The Z[x] pipeline of multiply_multimodular, step by step, for two operands of n coefficients.
+// The Z[x] pipeline of multiply_multimodular, step by step, for two operands of n coefficients:
+// the host's conversions into and out of limb blocks, each on its own, and the GPU's share (copies
+// through the pinned blocks, reductions, products, Garner) with host callbacks that do nothing.
 void bench_stages(const Options& o, flint_rand_t state, slong n, unsigned long bits) {
   const cas::ZPoly a = full_size_poly(state, n, bits), b = full_size_poly(state, n, bits);
   const cas::MultimodularPlan plan = cas::plan_multimodular(a, b);
-  cas::crt::LimbMatrix ma, mb, product;
+  cas::crt::LimbMatrix ma, mb;
   const double to_matrices = median_ms(o.reps, [&] {
     ma = cas::to_limb_matrix(a.get()->coeffs, static_cast<size_t>(n));
     mb = cas::to_limb_matrix(b.get()->coeffs, static_cast<size_t>(n));
   });
-  const double on_gpu = median_ms(o.reps, [&] { product = cas::gpu::multiply_limb_matrices(ma, mb, plan.primes); });
+  const cas::gpu::LimbSource idle_a{ma.count, ma.width, [](const cas::gpu::LimbBlock&) {}};
+  const cas::gpu::LimbSource idle_b{mb.count, mb.width, [](const cas::gpu::LimbBlock&) {}};
+  const cas::gpu::LimbSink idle_sink = [](const cas::gpu::ConstLimbBlock&) {};
+  const double on_gpu = median_ms(o.reps, [&] { cas::gpu::multiply_limb_sources(idle_a, idle_b, plan.primes, idle_sink); });
+  const cas::gpu::LimbSource source_a = cas::limb_source(a.get()->coeffs, static_cast<size_t>(n));
+  const cas::gpu::LimbSource source_b = cas::limb_source(b.get()->coeffs, static_cast<size_t>(n));
+  const double with_writes =
+      median_ms(o.reps, [&] { cas::gpu::multiply_limb_sources(source_a, source_b, plan.primes, idle_sink); });
+  std::vector<cas::ZPoly> read_into;  // kept, so that freeing them is not timed
+  read_into.reserve(static_cast<size_t>(o.reps));
+  const double with_reads = median_ms(o.reps, [&] {
+    read_into.emplace_back();
+    fmpz* out = (fmpz_poly_fit_length(read_into.back().get(), 2 * n - 1), read_into.back().get()->coeffs);
+    cas::gpu::multiply_limb_sources(idle_a, idle_b, plan.primes,
+                                    [out](const cas::gpu::ConstLimbBlock& block) { cas::read_limb_block(out, block); });
+  });
+  std::printf("stages 2 x 2^%d x %lub: GPU share with the host's writes %.2f ms, with its reads into new fmpz %.2f ms\n",
+              static_cast<int>(std::log2(static_cast<double>(n))), bits, with_writes, with_reads);
+  cas::crt::LimbMatrix product;
+  const size_t length = ma.count + mb.count - 1;
+  cas::gpu::multiply_limb_sources(cas::gpu::source_of(ma), cas::gpu::source_of(mb), plan.primes,
+                                  cas::gpu::sink_into(product, length, cas::crt::GarnerTables(plan.primes).width()));
   cas::ZPoly c;
   const double from_matrix = median_ms(o.reps, [&] {
     cas::ZPoly fresh;  // as the pipeline does: every coefficient a new fmpz
@@ -143,14 +172,20 @@ void bench_stages(const Options& o, flint_rand_t state, slong n, unsigned long b
     _fmpz_poly_normalise(fresh.get());
     c = std::move(fresh);
   });
+  std::vector<cas::ZPoly> results;  // kept, so that freeing a result is not timed
+  results.reserve(static_cast<size_t>(o.reps));
+  const double end_to_end =
+      median_ms(o.reps, [&] { results.push_back(cas::multiply_multimodular(a, b, cas::ProductEngine::Gpu)); });
+  const cas::ZPoly& whole = results.back();
   cas::ZPoly expected;
   fmpz_poly_mul(expected.get(), a.get(), b.get());
-  std::printf("stages 2 x 2^%d x %lub, %zu primes: to limb matrices %.2f ms, GPU call %.2f ms (%.0f MB up, %.0f MB "
-              "down), from limb matrix %.2f ms, %s\n",
+  std::printf("stages 2 x 2^%d x %lub, %zu primes: to limb matrices %.2f ms, GPU share %.2f ms (%.0f MB up, %.0f MB "
+              "down), from limb matrix %.2f ms, streamed end to end %.2f ms, %s\n",
               static_cast<int>(std::log2(static_cast<double>(n))), bits, plan.primes.size(), to_matrices, on_gpu,
               8e-6 * static_cast<double>(ma.limbs.size() + mb.limbs.size()),
-              8e-6 * static_cast<double>(product.limbs.size()), from_matrix,
-              fmpz_poly_equal(c.get(), expected.get()) ? "ok" : "WRONG");
+              8e-6 * static_cast<double>(product.limbs.size()), from_matrix, end_to_end,
+              fmpz_poly_equal(c.get(), expected.get()) && fmpz_poly_equal(whole.get(), expected.get()) ? "ok"
+                                                                                                      : "WRONG");
   std::fflush(stdout);
 }
 
@@ -158,6 +193,7 @@ void bench_stages(const Options& o, flint_rand_t state, slong n, unsigned long b
 
 int main(int argc, char** argv) {
   const Options o = parse(argc, argv);
+  if (o.top_pad_mb > 0) mallopt(M_TOP_PAD, o.top_pad_mb << 20);
   const bool on_gpu = o.engine == cas::ProductEngine::Gpu;
   if (on_gpu && !cas::gpu::available()) {
     std::printf("SKIPPED: %s\n", cas::gpu::describe().c_str());

@@ -95,7 +95,9 @@ void run_differential(ProductEngine engine, int random_trials, const std::vector
                   engine);
   }
   for (const Shape& s : fixed_shapes) check_product(random_zpoly(r.state(), s.length_a, s.bits), random_zpoly(r.state(), s.length_b, s.bits), engine);
-  for (const Shape& s : extra) check_product(random_zpoly(r.state(), s.length_a, s.bits), random_zpoly(r.state(), s.length_b, s.bits), engine);
+  for (const Shape& s : extra)  // of exactly the lengths asked for
+    check_product(random_zpoly_of_length(r.state(), s.length_a, s.bits),
+                  random_zpoly_of_length(r.state(), s.length_b, s.bits), engine);
 }
 
 // The extremal inputs -(2^bits - 1) everywhere, of length n: c_{n-1} = n (2^bits - 1)^2 is
@@ -366,6 +368,33 @@ TEST_CASE("multimodular: limb matrices round-trip", "[multimodular][crt]") {
   }
 }
 
+// Blocks as the GPU moves them: a polynomial pulled through limb_source and pushed back through
+// read_limb_block in blocks of 1, 7, 1000 and more coefficients than it has, against the whole
+// matrix (to_limb_matrix) and the polynomial itself.
+TEST_CASE("multimodular: limb blocks of any size", "[multimodular][crt]") {
+  FreshRandom r;
+  INFO("seed " << r.seed);
+  for (ulong bits : {ulong{1}, ulong{64}, ulong{65}, ulong{700}}) {
+    const ZPoly f = random_zpoly_of_length(r.state(), 2500, bits);
+    const size_t n = static_cast<size_t>(f.length());
+    const cas::crt::LimbMatrix whole = cas::to_limb_matrix(f.get()->coeffs, n);
+    for (size_t block : {size_t{1}, size_t{7}, size_t{1000}, n + 5}) {
+      INFO(bits << "-bit coefficients, blocks of " << block);
+      const cas::crt::LimbMatrix pulled = cas::gpu::pull_matrix(cas::limb_source(f.get()->coeffs, n), block);
+      CHECK(pulled.width == whole.width);
+      CHECK(pulled.limbs == whole.limbs);
+      CHECK(pulled.negative == whole.negative);
+      ZPoly g;
+      fmpz_poly_fit_length(g.get(), f.length());
+      cas::gpu::push_matrix(pulled, block, [&g](const cas::gpu::ConstLimbBlock& b) {
+        cas::read_limb_block(g.get()->coeffs, b);
+      });
+      _fmpz_poly_set_length(g.get(), f.length());
+      CHECK(equal(f, g));
+    }
+  }
+}
+
 TEST_CASE("multimodular: :timer names the primes", "[multimodular]") {
   cas::engine_reset();
   cas::OperationDetail d;
@@ -498,6 +527,11 @@ TEST_CASE("multimodular products equal fmpz_poly_mul (GPU engine)", "[multimodul
   run_differential(ProductEngine::Gpu, cas::test::trials(60),
                    {{1 << 18, 1 << 18, 64}, {1 << 19, (1 << 19) + 1, 64}, {1 << 19, 1 << 19, 1000},
                     {1 << 20, 7, 100}, {1 << 16, 1 << 16, 10000}});
+}
+
+TEST_CASE("multimodular products of length 2^22 equal fmpz_poly_mul (GPU engine)", "[multimodular][gpu]") {
+  if (skip_without_gpu()) return;
+  run_differential(ProductEngine::Gpu, 0, {{1 << 21, (1 << 21) + 1, 64}, {1 << 22, 1, 200}});
 }
 
 TEST_CASE("multimodular: at the prime-count boundary (GPU engine)", "[multimodular][gpu]") {
