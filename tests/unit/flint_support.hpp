@@ -2,6 +2,7 @@
 // Helpers of the randomised tests (FLINT's t-*.c style): FLINT's random state, initialised
 // and cleared with the test that owns it, random primes and residues, and vectors of residues
 // converted, compared and printed.
+#include "algebra/dispatch.hpp"
 #include "algebra/flint_util.hpp"
 #include "algebra/fourier.hpp"
 #include "algebra/value.hpp"
@@ -15,6 +16,13 @@
 #include <vector>
 
 namespace cas::test {
+
+// True, after a visible SKIPPED warning naming what goes untested, when no CUDA device answers.
+inline bool skipped_without_gpu(const char* untested) {
+  if (gpu_usable()) return false;
+  WARN("SKIPPED: no CUDA device; " << untested << " is not exercised");
+  return true;
+}
 
 struct Random {
   flint_rand_t state;

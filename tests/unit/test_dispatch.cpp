@@ -6,6 +6,7 @@
 #include "algebra/fourier.hpp"
 #include "algebra/modpoly_ops.hpp"
 #include "algebra/multiply.hpp"
+#include "flint_support.hpp"
 #include "gpu/ntt.hpp"
 
 #include <catch2/catch.hpp>
@@ -82,10 +83,7 @@ TEST_CASE("a missing or malformed crossover file keeps the defaults", "[dispatch
 // Differential: the product with the GPU forced on equals FLINT's, for NTT-friendly primes,
 // primes that need CRT, composite moduli and p = 2, at lengths around the transform sizes.
 TEST_CASE("products through the dispatcher equal FLINT's", "[dispatch][gpu]") {
-  if (!cas::gpu_usable()) {
-    WARN("SKIPPED: no CUDA device; the GPU route of the dispatcher is not exercised");
-    return;
-  }
+  if (cas::test::skipped_without_gpu("the GPU route of the dispatcher")) return;
   ModeGuard guard;
   flint_rand_t state;
   flint_randinit(state);
@@ -109,10 +107,7 @@ TEST_CASE("products through the dispatcher equal FLINT's", "[dispatch][gpu]") {
 }
 
 TEST_CASE("powers through the dispatcher equal FLINT's, in one transform when p allows", "[dispatch][gpu]") {
-  if (!cas::gpu_usable()) {
-    WARN("SKIPPED: no CUDA device; the GPU route of powers is not exercised");
-    return;
-  }
+  if (cas::test::skipped_without_gpu("the GPU route of powers")) return;
   ModeGuard guard;
   flint_rand_t state;
   flint_randinit(state);
@@ -157,10 +152,7 @@ cas::Value root_of_unity_value(ulong p, size_t n, const cas::ModulusPtr& m) {
 
 // Differential: fft, ifft and convolve with the GPU forced on equal the CPU's.
 TEST_CASE("transforms and convolutions through the dispatcher equal the CPU's", "[dispatch][gpu]") {
-  if (!cas::gpu_usable()) {
-    WARN("SKIPPED: no CUDA device; the GPU route of fft and convolve is not exercised");
-    return;
-  }
+  if (cas::test::skipped_without_gpu("the GPU route of fft and convolve")) return;
   ModeGuard guard;
   flint_rand_t state;
   flint_randinit(state);

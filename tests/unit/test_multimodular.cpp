@@ -204,11 +204,7 @@ void run_integers(ProductEngine engine, const std::vector<ulong>& large_bits) {
   }
 }
 
-bool skip_without_gpu() {
-  if (cas::gpu::available()) return false;
-  WARN("SKIPPED: no CUDA device; the GPU engine of the multi-modular products is not exercised");
-  return true;
-}
+bool skip_without_gpu() { return cas::test::skipped_without_gpu("the GPU engine of the multi-modular products"); }
 
 }  // namespace
 
