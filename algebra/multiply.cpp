@@ -203,13 +203,14 @@ ModPoly power(const ModPoly& a, ulong e) {
     if (power_fits_one_transform(a, e)) {
       if (auto r = power_in_one_transform_on_gpu(a, e, static_cast<size_t>(result_length))) return std::move(*r);
     } else {
-      ModPoly result = modpoly_constant(Fmpz(1).get(), a.modulus()), base = a;
+      std::optional<ModPoly> result;  // unset until the lowest set bit: no product by 1
+      ModPoly base = a;
       for (ulong bits = e;; bits >>= 1) {
-        if (bits & 1) result = multiply(result, base);
+        if (bits & 1) result = result ? multiply(*result, base) : base;
         if (bits <= 1) break;
         base = multiply(base, base);
       }
-      return result;
+      return std::move(*result);
     }
   }
   engine_note(a.word() ? "flint nmod_poly_pow" : "flint fmpz_mod_poly_pow", result_length,

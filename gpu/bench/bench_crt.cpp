@@ -153,7 +153,8 @@ void bench_stages(const Options& o, flint_rand_t state, slong n, unsigned long b
   read_into.reserve(static_cast<size_t>(o.reps));
   const double with_reads = median_ms(o.reps, [&] {
     read_into.emplace_back();
-    fmpz* out = (fmpz_poly_fit_length(read_into.back().get(), 2 * n - 1), read_into.back().get()->coeffs);
+    fmpz_poly_fit_length(read_into.back().get(), 2 * n - 1);
+    fmpz* out = read_into.back().get()->coeffs;
     cas::gpu::multiply_limb_sources(idle_a, idle_b, plan.primes,
                                     [out](const cas::gpu::ConstLimbBlock& block) { cas::read_limb_block(out, block); });
   });
