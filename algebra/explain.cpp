@@ -100,12 +100,17 @@ std::string chinese_remainder(const EngineNote& n) {
          number(n.detail.modulus_bits) + " bits";
 }
 
-// The primes and the bound of a multi-modular product (multimodular.hpp), recomputed from the
-// note: the same bound and product length give the same primes.
-// The primes of a multi-modular product (or power) whose result has `length` coefficients.
+// ceil(log2 length): the exponent of the transform length for a result of `length` coefficients.
+unsigned log2_transform_length(size_t length) {
+  unsigned k = 0;
+  while ((size_t{1} << k) < length) k++;
+  return k;
+}
+
+// The primes of a multi-modular product (or power, multimodular.hpp) whose result has `length`
+// coefficients, recomputed from the note: the same bound and length give the same primes.
 std::string multimodular_primes_text(const OperationDetail& d, size_t length) {
-  unsigned log2_length = 0;
-  while ((size_t{1} << log2_length) < length) log2_length++;
+  const unsigned log2_length = log2_transform_length(length);
   const std::vector<ulong> primes = multimodular_primes(d.bound_bits, log2_length);
   std::string text = number(primes.size()) + " primes of " + number(multimodular_prime_bits) + " bits with 2^" +
                      number(log2_length) + " | p - 1 (";
@@ -138,13 +143,9 @@ std::string multimodular_product(const EngineNote& n, const char* engine) {
   return text;
 }
 
-// The power of two >= the length of f^e (f of length d.length1, e = d.length2).
-size_t power_transform_length(const OperationDetail& d) {
-  const size_t length = d.length2 * (d.length1 - 1) + 1;
-  size_t n = 1;
-  while (n < length) n <<= 1;
-  return n;
-}
+// The length of f^e (f of length d.length1, e = d.length2), and the transform length for it.
+size_t power_length(const OperationDetail& d) { return d.length2 * (d.length1 - 1) + 1; }
+size_t power_transform_length(const OperationDetail& d) { return size_t{1} << log2_transform_length(power_length(d)); }
 
 std::string ntt_power(const EngineNote& n) {
   const OperationDetail& d = n.detail;
@@ -155,8 +156,7 @@ std::string ntt_power(const EngineNote& n) {
 
 std::string multimodular_power(const EngineNote& n) {
   const OperationDetail& d = n.detail;
-  const size_t length = d.length2 * (d.length1 - 1) + 1;
-  return power(n) + " through " + multimodular_primes_text(d, length) +
+  return power(n) + " through " + multimodular_primes_text(d, power_length(d)) +
          " on the GPU: the bound |c_k| <= n^(e-1) |f|_inf^e < 2^" + number(d.bound_bits) +
          " (a coefficient of f^e sums at most n^(e-1) products of e coefficients), f reduced mod each prime, one NTT "
          "of length " + number(power_transform_length(d)) + " per prime, every value raised to the power " +
