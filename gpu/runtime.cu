@@ -167,57 +167,46 @@ CopyPool& copy_pool()
 }  // namespace
 
 // Pinned staging: the host side of every transfer goes through two pinned buffers, so that the
-// copy into pinned memory of one chunk overlaps the DMA of the previous one.
+// copy into pinned memory of one chunk overlaps the DMA of the previous one. A second, larger
+// pair is lent to the callers that fill or read pinned memory themselves (gpu/crt.cu's limb
+// blocks). Both are allocated on first use and kept.
 namespace {
-constexpr std::size_t staging_bytes = std::size_t(16) << 20;
-struct Staging {
+struct PinnedBuffers {
+    const std::size_t bytes;
     std::mutex lock;
     char* buffer[2] = {nullptr, nullptr};
     cudaEvent_t done[2] = {nullptr, nullptr};
-    void ensure()
+
+    explicit PinnedBuffers(std::size_t size) : bytes(size) {}
+    void ensure()  // with lock held
     {
         if (buffer[0]) return;
         for (int i = 0; i < 2; ++i) {
-            check(cudaMallocHost(reinterpret_cast<void**>(&buffer[i]), staging_bytes), "cudaMallocHost (staging)");
+            check(cudaMallocHost(reinterpret_cast<void**>(&buffer[i]), bytes), "cudaMallocHost (staging)");
             check(cudaEventCreateWithFlags(&done[i], cudaEventDisableTiming), "cudaEventCreate");
         }
     }
 };
-Staging& staging()
+constexpr std::size_t staging_bytes = std::size_t(16) << 20;
+PinnedBuffers& staging()
 {
-    static Staging s;
+    static PinnedBuffers s(staging_bytes);
     return s;
 }
 }  // namespace
 
-// Block staging: two larger pinned buffers for the callers that fill or read pinned memory
-// themselves (gpu/crt.cu's limb blocks), allocated on first use and kept.
-namespace {
-constexpr std::size_t block_staging_bytes = std::size_t(32) << 20;
-struct BlockStaging {
-    std::mutex lock;
-    char* buffer[2] = {nullptr, nullptr};
-    cudaEvent_t done[2] = {nullptr, nullptr};
-};
-}  // namespace
-
 void with_block_staging(const std::function<void(const PinnedPair&)>& body)
 {
-    static BlockStaging s;
+    static PinnedBuffers s(std::size_t(32) << 20);
     std::lock_guard<std::mutex> guard(s.lock);
-    if (!s.buffer[0])
-        for (int i = 0; i < 2; ++i) {
-            check(cudaMallocHost(reinterpret_cast<void**>(&s.buffer[i]), block_staging_bytes),
-                  "cudaMallocHost (block staging)");
-            check(cudaEventCreateWithFlags(&s.done[i], cudaEventDisableTiming), "cudaEventCreate");
-        }
-    body(PinnedPair{{s.buffer[0], s.buffer[1]}, {s.done[0], s.done[1]}, block_staging_bytes});
+    s.ensure();
+    body(PinnedPair{{s.buffer[0], s.buffer[1]}, {s.done[0], s.done[1]}, s.bytes});
 }
 
 void upload_bytes(void* device, const void* host, std::size_t bytes)
 {
     if (bytes == 0) return;
-    Staging& s = staging();
+    PinnedBuffers& s = staging();
     std::lock_guard<std::mutex> guard(s.lock);
     s.ensure();
     cudaStream_t st = stream();
@@ -236,7 +225,7 @@ void upload_bytes(void* device, const void* host, std::size_t bytes)
 void download_bytes(void* host, const void* device, std::size_t bytes)
 {
     if (bytes == 0) return;
-    Staging& s = staging();
+    PinnedBuffers& s = staging();
     std::lock_guard<std::mutex> guard(s.lock);
     s.ensure();
     cudaStream_t st = stream();
