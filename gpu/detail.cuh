@@ -73,6 +73,7 @@ struct Twiddles {
     int log_pairs;
 };
 constexpr int max_log_pairs = 16;
+constexpr int min_low_bits = 10;  // lo holds w^e for every e < 2^10 (n >= 2^10)
 constexpr int max_log_radix_table = 12;
 
 // x w^e mod p, e < n.
@@ -115,7 +116,12 @@ struct Fusion {
     T one_q = 0, two32 = 0, two32_q = 0;  // x mod p for 64-bit x (Shoup by 1 and by 2^32 mod p)
 };
 // Options of the fast transform (bits), for A/B measurements in one binary (cas-bench --opts).
-enum FastOption : unsigned { option_pair_tables = 1, option_fuse_product = 2 };
+enum FastOption : unsigned {
+    option_pair_tables = 1,   // per-pass (w, w') tables for N <= 2^16: one product per twiddle
+    option_fuse_product = 2,  // products fused into the passes
+    option_twiddle_walk = 4,  // contiguous passes past the pair table walk their twiddles
+    option_strided_walk = 8,  // strided passes walk their twiddles too (32-bit words)
+};
 unsigned fast_options();
 // Whether ntt_fast can fuse work into the passes of a transform of 2^log_n words (multi-pass).
 template <class T>

@@ -111,7 +111,9 @@ std::vector<std::uint64_t> inverse(const std::vector<std::uint64_t>& values, std
 void tune_fast(int word_bytes, int log_tile, int log_max_radix, int log_columns);
 // Optional steps of the fast path, for A/B measurements and tests (all on by default):
 // bit 0 per-pass twiddle tables (one product per inter-pass twiddle), bit 1 products fused into
-// the transform passes (zero padding, pointwise product, widening). Returns the previous value.
+// the transform passes (zero padding, pointwise product, widening), bit 2 twiddles of the last
+// pass walked by Montgomery products instead of looked up, bit 3 the strided passes' twiddles
+// walked too (32-bit words). Returns the previous value.
 unsigned tune_fast_options(unsigned options);
 
 // Drops the cached twiddle tables (they are built on the GPU once per (p, n, w)).

@@ -25,7 +25,8 @@
 // vectors of the batch: many short transforms in one launch.
 // Inter-pass twiddles omega_N^{rd}: one Shoup product with (w, w') from a per-pass table when
 // N <= 2^16 (every pass but the last at 2^24), two with the two-level table otherwise. Measured
-// 2026-11-23 at 2^24: 62-bit 0.658 -> 0.628 ms, 31-bit 0.320 -> 0.317 ms (within noise).
+// 2026-11-23 at 2^24: 62-bit 0.658 -> 0.628 ms, 31-bit 0.320 -> 0.317 ms (within noise). The last
+// pass (and on 32-bit words every pass) now walks its twiddles instead (TwiddleWalk).
 // Products fuse their extra sweeps into the passes (Fusion, detail.cuh): 2^24 product on the GPU
 // 2.30 -> 1.95 ms (62-bit), 1.17 -> 1.03 ms (31-bit).
 // Measured limit: both word sizes run each pass at the same ~1.3 TB/s (128 or 256 MiB moved per
@@ -71,6 +72,8 @@ struct PassGeometry {
     int log_c;        // columns per block
     bool vectors_as_columns;  // single pass over short vectors: column jj is vector v0 + jj
     int pair_shift;   // >= 0: inter-pass twiddle omega_n^e = tw.pairs[e >> pair_shift]; -1: two-level
+    bool walk_twiddles;  // contiguous pass with pair_shift < 0: TwiddleWalk where the geometry allows
+    bool walk_strided;   // strided passes (other than the first) walk too
     std::size_t batch;
     std::size_t blocks_per_vector;
 };
@@ -214,6 +217,53 @@ __device__ __forceinline__ T reduce_word(std::uint64_t x, const Fusion<T>& f, co
     }
 }
 
+// Inter-pass twiddles by walking instead of looking up. On the last pass of n > 2^16 (contiguous,
+// N > 2^log_pairs) every word has its own omega_n^{rd}; the two-level table costs it two Shoup
+// products and four dependent table loads, and Nsight Compute showed that pass at twice the time
+// of the first (2^24, 31-bit: 139 against 65 us, DRAM 24% busy: latency-bound). But when s R
+// divides the TV words a block moves per iteration, a thread's word k keeps its d in every
+// iteration while r grows by a fixed step; on strided passes the block shares r and a thread's
+// d grows by TV / C. Either way each twiddle walks
+//   w <- w omega^step,
+// with w in Montgomery form (times 2^b), applied by one Montgomery product, which needs no Shoup
+// companion. The step is one Shoup product when omega^step is in the low table (it has
+// companions), a Montgomery product otherwise. Measured on the H100, forward NTT at 2^24: the
+// last pass 139 -> 96 us (31-bit) and 271 -> 233 us (62-bit, Nsight Compute); whole transform
+// 31-bit 0.318 -> 0.257 ms, and 0.241 ms with the strided passes walking too; 62-bit 0.616 ->
+// 0.587 ms (strided walks are slower there: 32-bit words only).
+template <class T>
+__device__ inline T montgomery_power(std::uint32_t e, const Twiddles<T>& tw, const Modulus<T>& m)
+{
+    return mont_mul(mul_power32(T(1), e, tw, m), m.r2, m.p, m.p_inv);
+}
+
+// omega^e as a walk's step: from the low table with its Shoup companion when e is there (q != 0:
+// a companion is never 0 for a power other than 1), in Montgomery form otherwise (q == 0).
+template <class T>
+struct WalkStep {
+    T w, q;
+    __device__ static WalkStep of(std::uint32_t e, const Twiddles<T>& tw, const Modulus<T>& m)
+    {
+        if (e != 0 && (e >> tw.low_bits) == 0) return {tw.lo[e], tw.lo_q[e]};
+        return {montgomery_power(e, tw, m), T(0)};
+    }
+};
+
+template <class T>
+struct TwiddleWalk {
+    T current;  // omega^e of this iteration, Montgomery form
+
+    __device__ void start(std::uint32_t e, const Twiddles<T>& tw, const Modulus<T>& m)
+    {
+        current = montgomery_power(e, tw, m);
+    }
+    __device__ T apply(T x, const Modulus<T>& m) const { return mont_mul(x, current, m.p, m.p_inv); }  // x < p
+    __device__ void advance(T step, T step_q, const Modulus<T>& m)
+    {
+        current = step_q != 0 ? mul_twiddle(current, step, step_q, m) : mont_mul(current, step, m.p, m.p_inv);
+    }
+};
+
 // Fused work (see Fusion in detail.cuh): which step the pass takes over.
 enum Mode { mode_plain = 0, mode_load_u64 = 1, mode_pointwise = 2, mode_store_u64 = 3 };
 
@@ -231,13 +281,41 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
     const int log_r = LOG_R >= 0 ? LOG_R : g.log_r, log_c = LOG_C >= 0 ? LOG_C : g.log_c;
     const int R = 1 << log_r, C = 1 << log_c, stride = C + 1;  // +1: rows start in other banks
     // omega_R^k and companions for k < R/2 first, then the R x C tile.
+    // Contiguous passes then keep the steps of their twiddle walks (below) for every d < R.
     T* roots = reinterpret_cast<T*>(shared_bytes);
     T* roots_q = roots + R / 2;
-    T* tile = roots + R;
+    T* steps = roots + R;
+    T* steps_q = steps + R;
+    T* tile = steps + (ACCESS == contiguous ? 2 * R : 0);
     for (int k = threadIdx.x; k < R / 2; k += blockDim.x) {
         int at = k << (tw.log_radix_len - log_r);
         roots[k] = tw.radix[at];
         roots_q[k] = tw.radix_q[at];
+    }
+    // Twiddle walks (TwiddleWalk): word k of a thread's i-th vector is L = i TV + thread V + k.
+    //   contiguous, s R | TV: d stays and r = j0 / s + (L >> (log_s + log_r)) grows by TV / (s R),
+    //     so the step omega^{(TV / R) d} (exponent below TV <= 2^10, in the low table) depends on
+    //     d alone: one table of R steps in shared memory for the whole kernel;
+    //   strided (not the first pass, where r = 0): r = j0 / s for the block, d = L >> log_c grows
+    //     by TV / C, and the vector's V words share the twiddle.
+    // Invalid iterations come last for a thread (L grows with i), so skipping them is safe.
+    constexpr int words_per_iteration = threads_per_block * V;
+    constexpr int walks = ACCESS == contiguous ? V : 1;
+    bool walking = false;
+    if constexpr (ACCESS == contiguous) {
+        walking = g.walk_twiddles && g.pair_shift < 0 && (words_per_iteration & ((1 << (g.log_s + log_r)) - 1)) == 0 &&
+                  words_per_iteration <= (1 << tw.low_bits);
+        if (walking) {
+            for (int d = threadIdx.x; d < R; d += blockDim.x) {
+                std::uint32_t e = std::uint32_t(words_per_iteration >> log_r) * d;
+                WalkStep<T> step = WalkStep<T>::of(e, tw, m);
+                steps[d] = step.w;
+                steps_q[d] = step.q;
+            }
+            __syncthreads();  // the load phase advances the walks
+        }
+    } else if constexpr (ACCESS == strided) {
+        walking = g.walk_strided && g.log_s + log_r < g.log_n;
     }
     const int tile_words = R << log_c;
     const std::uint32_t s = 1u << g.log_s;
@@ -279,6 +357,25 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
             src = second ? f.src1 : f.src0;
             src_count = second ? f.count1 : f.count0;
             src_base = in_base - first;
+        }
+
+        TwiddleWalk<T> walk[walks];
+        WalkStep<T> strided_step{};
+        if (walking) {
+            if constexpr (ACCESS == contiguous) {
+#pragma unroll
+                for (int k = 0; k < V; ++k) {
+                    std::uint32_t L = threadIdx.x * V + k;
+                    std::uint32_t d = (L >> g.log_s) & (R - 1);
+                    std::uint32_t r = (j0 >> g.log_s) + (L >> (g.log_s + log_r));
+                    walk[k].start((r * d) << g.log_s, tw, m);
+                }
+            } else if constexpr (ACCESS == strided) {
+                std::uint32_t r = j0 >> g.log_s, d = (threadIdx.x * V) >> log_c;
+                std::uint32_t d_step = std::uint32_t(words_per_iteration) >> log_c;
+                walk[0].start((r * d) << g.log_s, tw, m);
+                strided_step = WalkStep<T>::of((r * d_step) << g.log_s, tw, m);
+            }
         }
 
         // ---- load, a round of max_iterations vectors per thread in flight at once, then
@@ -325,7 +422,11 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
                     // all V words share row d, and the block shares r: one exponent per vector
                     int d = L0 >> log_c, jj = L0 & (C - 1);
                     std::uint32_t e = ((j0 >> g.log_s) * std::uint32_t(d)) << g.log_s;
-                    if (e != 0 && g.pair_shift >= 0) {
+                    if (walking) {
+#pragma unroll
+                        for (int k = 0; k < V; ++k) tile[d * stride + jj + k] = walk[0].apply(buffer[it][k], m);
+                        walk[0].advance(strided_step.w, strided_step.q, m);
+                    } else if (e != 0 && g.pair_shift >= 0) {
                         T w, wq;
                         load_pair(tw.pairs, e >> g.pair_shift, w, wq);
 #pragma unroll
@@ -347,7 +448,10 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
                         int jj = ((L >> (g.log_s + log_r)) << g.log_s) + t;
                         std::uint32_t e = (((j0 + jj) >> g.log_s) * std::uint32_t(d)) << g.log_s;
                         T value = buffer[it][k];
-                        if (e != 0) {
+                        if (walking) {
+                            value = walk[k % walks].apply(value, m);
+                            walk[k % walks].advance(steps[d], steps_q[d], m);
+                        } else if (e != 0) {
                             if (g.pair_shift >= 0) {
                                 T w, wq;
                                 load_pair(tw.pairs, e >> g.pair_shift, w, wq);
@@ -427,17 +531,27 @@ static std::vector<int> plan_passes(int log_n)
     return radices;
 }
 
+// Shared memory of a pass: tile rows of C + 1 words, the pass's roots (R words with companions)
+// and, on contiguous passes, the twiddle walks' steps (2 R words).
+template <class T>
+static std::size_t pass_shared_bytes(const PassGeometry& g, int access)
+{
+    std::size_t extra_rows = access == contiguous ? 4 : 2;
+    return (std::size_t(1) << g.log_r) * ((std::size_t(1) << g.log_c) + extra_rows) * sizeof(T);
+}
+constexpr std::size_t max_pass_shared_bytes = 160 * 1024;
+
 template <class T, bool LAZY, int V, int ACCESS, int LOG_R, int LOG_C, int MODE>
 static void launch_pass(const T* in, T* out, const PassGeometry& g, std::size_t blocks, const Modulus<T>& m,
                         const Twiddles<T>& tw, bool scale_output, T scale, T scale_q, const Fusion<T>& f)
 {
-    std::size_t smem = (std::size_t(1) << g.log_r) * ((std::size_t(1) << g.log_c) + 2) * sizeof(T);
+    std::size_t smem = pass_shared_bytes<T>(g, ACCESS);
     static bool attribute_set = false;  // tiles above 48 KiB need the opt-in, once per kernel
     if (!attribute_set && smem > 48 * 1024) {
         int optin = 0;
         check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0), "cudaDeviceGetAttribute");
         check(cudaFuncSetAttribute(radix_pass<T, V, ACCESS, LOG_R, LOG_C, LAZY, MODE>,
-                                   cudaFuncAttributeMaxDynamicSharedMemorySize, std::min(optin, 160 * 1024)),
+                                   cudaFuncAttributeMaxDynamicSharedMemorySize, std::min<int>(optin, max_pass_shared_bytes)),
               "cudaFuncSetAttribute (radix_pass)");
         attribute_set = true;
     }
@@ -495,10 +609,11 @@ static void run_pass_with(int mode, const T* in, T* out, const PassGeometry& g, 
 {
     constexpr int wide = int(16 / sizeof(T));
     bool vectors = wide_vectors<T>(g);
-    std::size_t tile_words = std::size_t(1) << (g.log_r + g.log_c);
-    if (tile_words * sizeof(T) + 2 * (std::size_t(1) << g.log_r) * sizeof(T) > 160 * 1024)
-        throw Error("fast NTT: tile of " + std::to_string(tile_words) + " words is too large for one block");
     int access = access_of(g);
+    if (pass_shared_bytes<T>(g, access) > max_pass_shared_bytes) {
+        std::size_t tile_words = std::size_t(1) << (g.log_r + g.log_c);
+        throw Error("fast NTT: tile of " + std::to_string(tile_words) + " words is too large for one block");
+    }
     // The passes of 2^20..2^27 with the default tiles: radix 2^7 or 2^8, C = 32 or 16 words.
     constexpr int special_c = sizeof(T) == 4 ? 5 : 4;
     if (vectors && access != whole_vectors && g.log_c == special_c && (g.log_r == 7 || g.log_r == 8)) {
@@ -554,7 +669,7 @@ static PassGeometry pass_geometry(int log_n, const std::vector<int>& radices, st
     return g;
 }
 
-static unsigned g_fast_options = option_pair_tables | option_fuse_product;
+static unsigned g_fast_options = option_pair_tables | option_fuse_product | option_twiddle_walk | option_strided_walk;
 unsigned fast_options() { return g_fast_options; }
 
 template <class T>
@@ -604,6 +719,10 @@ void ntt_fast(T* data, int log_n, std::size_t batch, const Modulus<T>& m, const 
         PassGeometry g = pass_geometry<T>(log_n, radices, i, batch);
         // omega_N^e from the per-pass table when N = n / s fits it: one Shoup product, not two
         if ((g_fast_options & option_pair_tables) && log_n - g.log_s <= tw.log_pairs) g.pair_shift = log_n - tw.log_pairs;
+        g.walk_twiddles = (g_fast_options & option_twiddle_walk) != 0;
+        // On 64-bit words a Montgomery product costs more than the Shoup product and the load it
+        // replaces: measured at 2^24, 62-bit 0.587 ms without, 0.603 ms with; 31-bit 0.257 -> 0.241.
+        g.walk_strided = sizeof(T) == 4 && (g_fast_options & option_strided_walk) != 0;
         const T* in;
         T* out;
         if (i == 0) {

@@ -83,7 +83,9 @@ std::shared_ptr<TableSet<T>> build(std::uint64_t p, std::size_t n, std::uint64_t
 {
     int log_n = 0;
     while ((std::size_t(1) << log_n) < n) ++log_n;
-    int low_bits = (log_n + 1) / 2;
+    // at least 2^10 low powers: the twiddle walks of ntt_fast.cu take their steps (exponents
+    // below 1024) from this table
+    int low_bits = std::max((log_n + 1) / 2, std::min(log_n, min_low_bits));
     std::size_t lo_count = std::size_t(1) << low_bits;
     std::size_t hi_count = std::max<std::size_t>(1, n >> low_bits);
     int log_radix_len = std::min(log_n, max_log_radix_table);

@@ -175,38 +175,40 @@ TEST_CASE("length 2^27: round trip, algorithms agree, X_0 and X_1 match the defi
     }
 }
 
-TEST_CASE("per-pass twiddle tables give the same transforms as the two-level tables", "[gpu][ntt]")
+TEST_CASE("per-pass twiddle tables and twiddle walks give the same transforms as the two-level tables", "[gpu][ntt]")
 {
     CAS_REQUIRE_GPU();
-    int max_log = multiplier() < 0.5 ? 15 : 22;
+    int max_log = multiplier() < 0.5 ? 18 : 22;
+    // 31-bit words, lazy 64-bit words, and p >= 2^63 (Shoup with the carry-aware form)
     std::vector<std::uint64_t> primes = {ntt_primes(31, 22, 1).at(0), ntt_primes(62, 22, 1).at(0),
                                          ntt_primes(64, 22, 1).at(0)};
+    const unsigned two_level = 0, pair_tables = 1, walks = 4, strided_walks = 8;
     for (std::uint64_t p : primes) {
         for (int log_n = 12; log_n <= max_log; ++log_n) {
             std::size_t n = std::size_t(1) << log_n;
             std::uint64_t w = root_of_unity(p, n);
             auto x = random_vector(n, p);
-            unsigned previous = tune_fast_options(0);
-            auto two_level = forward(x, n, p, w);
-            std::vector<std::uint32_t> narrow_two_level;
             bool narrow = p < (std::uint64_t(1) << 31);
-            DeviceWords32 x32(std::vector<std::uint32_t>(x.begin(), x.end()));
-            if (narrow) {
-                forward(x32, n, 1, std::uint32_t(p), std::uint32_t(w));
-                narrow_two_level = x32.to_host();
-            }
-            tune_fast_options(previous | 1u);
-            auto tables = forward(x, n, p, w);
+            auto transform = [&](unsigned options) {
+                unsigned previous = tune_fast_options(options);
+                auto wide = forward(x, n, p, w);
+                if (narrow) {  // the same words through the 32-bit kernels
+                    DeviceWords32 x32(std::vector<std::uint32_t>(x.begin(), x.end()));
+                    forward(x32, n, 1, std::uint32_t(p), std::uint32_t(w));
+                    auto words = x32.to_host();
+                    CHECK(std::vector<std::uint64_t>(words.begin(), words.end()) == wide);
+                }
+                tune_fast_options(previous);
+                return wide;
+            };
+            auto reference = transform(two_level);
             INFO("p = " << hex(p) << ", n = 2^" << log_n);
-            CHECK(tables == two_level);
-            check_definition(x, tables, 0, n, p, w, 3);
-            if (narrow) {
-                DeviceWords32 y32(std::vector<std::uint32_t>(x.begin(), x.end()));
-                forward(y32, n, 1, std::uint32_t(p), std::uint32_t(w));
-                CHECK(y32.to_host() == narrow_two_level);
-                CHECK(std::vector<std::uint64_t>(narrow_two_level.begin(), narrow_two_level.end()) == tables);
+            check_definition(x, reference, 0, n, p, w, 3);
+            for (unsigned options : {pair_tables, walks, pair_tables | walks, strided_walks, walks | strided_walks,
+                                     pair_tables | walks | strided_walks}) {
+                INFO("options " << options);
+                CHECK(transform(options) == reference);
             }
-            tune_fast_options(previous);
         }
     }
 }
