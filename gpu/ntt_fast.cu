@@ -33,7 +33,10 @@
 // pass in 0.105 / 0.21 ms at 2^24) although 64-bit words cost about 3x the instructions, and
 // trimming 32-bit butterfly instructions changed nothing measurable: the passes are bounded by
 // how the block's load / compute / store phases overlap (3 blocks per SM), not by arithmetic
-// alone. Nsight Compute (earlier version): issue slots 65-75% busy, DRAM 20-30%. gpu/README.md.
+// alone. Nsight Compute (earlier version): issue slots 65-75% busy, DRAM 20-30%. Later the same
+// day, the passes with their DFT stages skipped (tune_fast_options bit 4, diagnostic) took 0.424 /
+// 0.259 ms at 2^24 (62 / 31-bit) against 0.618 / 0.313: most of the time is the data movement of
+// three passes with 128-byte runs itself. gpu/README.md.
 #include "gpu/detail.cuh"
 
 #include <algorithm>
@@ -76,6 +79,7 @@ struct PassGeometry {
     bool walk_strided;   // strided passes (other than the first) walk too
     std::size_t batch;
     std::size_t blocks_per_vector;
+    int flags;        // flag_skip_dft (diagnostic)
 };
 
 __device__ inline unsigned bit_reverse(unsigned i, int bits)
@@ -83,16 +87,40 @@ __device__ inline unsigned bit_reverse(unsigned i, int bits)
     return bits == 0 ? 0 : __brev(i) >> (32 - bits);
 }
 
-// e radix-2 DIF stages (half sizes h, h/2, ..., h/2^(e-1)) on every column, 2^e entries per task.
+// One DIF butterfly: (a, b) -> (a + b, (a - b) w), w = omega_R^idx with Shoup companion wq.
 // LAZY (64-bit words, p < 2^62; Harvey's butterflies): entries stay in [0, 2p) instead of [0, p),
 // u = a + b is brought below 2p by one conditional subtraction, and (a - b + 2p) w goes through
 // a Shoup product without its final correction, whose result is in [0, 2p) for any input below
 // 2^64. Two of the three 64-bit compare-and-selects of a butterfly go; the store normalises.
+template <bool LAZY, class T>
+__device__ __forceinline__ void dif_butterfly(T& a, T& b, T w, T wq, const Modulus<T>& m)
+{
+    T x = a, y = b;
+    if constexpr (LAZY) {
+        const T two_p = m.p << 1;
+        T sum = x + y;
+        a = sum >= two_p ? sum - two_p : sum;
+        T diff = x - y + two_p;
+        b = diff * w - __umul64hi(diff, wq) * m.p;
+    } else if constexpr (sizeof(T) == 4) {
+        // a - b + p lies in [1, 2p) < 2^32 (p < 2^31), and a Shoup product accepts any
+        // 32-bit input: the difference needs no reduction, one IADD3 instead of three
+        // instructions. Kept because it is never slower; measured at 2^24 it did not
+        // move the 31-bit time (0.313 ms before, 0.314-0.320 after).
+        a = add_mod(x, y, m.p);
+        b = mul_shoup(x - y + m.p, w, wq, m.p);
+    } else {
+        a = add_mod(x, y, m.p);
+        b = mul_twiddle(sub_mod(x, y, m.p), w, wq, m);
+    }
+}
+
+// e radix-2 DIF stages (half sizes h, h/2, ..., h/2^(e-1)) on every column, 2^e entries per task.
 template <int E, bool LAZY, class T>
 __device__ __forceinline__ void dif_stages(T* tile, int stride, int log_r, int log_h, int log_c, const Modulus<T>& m,
                                            const T* roots, const T* roots_q)
 {
-    constexpr int e = E == 2 ? 1 : E == 4 ? 2 : E == 8 ? 3 : 4;
+    constexpr int e = E == 2 ? 1 : E == 4 ? 2 : E == 8 ? 3 : E == 16 ? 4 : 5;
     const int log_q = log_h + 1 - e;  // distance between a task's entries
     const int tasks = (1 << (log_r - e)) << log_c;
     for (int task = threadIdx.x; task < tasks; task += blockDim.x) {
@@ -113,24 +141,7 @@ __device__ __forceinline__ void dif_stages(T* tile, int stride, int log_r, int l
                 if ((k & span) != 0) continue;
                 int i = jg + ((k & (2 * span - 1)) << log_q);  // position in its group of 2 h_l
                 int idx = i << (log_r - 1 - log_hl);  // omega_{2h_l}^i = omega_R^idx
-                T a = v[k], bb = v[k + span];
-                if constexpr (LAZY) {
-                    const T two_p = m.p << 1;
-                    T sum = a + bb;
-                    v[k] = sum >= two_p ? sum - two_p : sum;
-                    T diff = a - bb + two_p;
-                    v[k + span] = diff * roots[idx] - __umul64hi(diff, roots_q[idx]) * m.p;
-                } else if constexpr (sizeof(T) == 4) {
-                    // a - b + p lies in [1, 2p) < 2^32 (p < 2^31), and a Shoup product accepts any
-                    // 32-bit input: the difference needs no reduction, one IADD3 instead of three
-                    // instructions. Kept because it is never slower; measured at 2^24 it did not
-                    // move the 31-bit time (0.313 ms before, 0.314-0.320 after).
-                    v[k] = add_mod(a, bb, m.p);
-                    v[k + span] = mul_shoup(a - bb + m.p, roots[idx], roots_q[idx], m.p);
-                } else {
-                    v[k] = add_mod(a, bb, m.p);
-                    v[k + span] = mul_twiddle(sub_mod(a, bb, m.p), roots[idx], roots_q[idx], m);
-                }
+                dif_butterfly<LAZY>(v[k], v[k + span], roots[idx], roots_q[idx], m);
             }
         }
 #pragma unroll
@@ -267,19 +278,43 @@ struct TwiddleWalk {
 // Fused work (see Fusion in detail.cuh): which step the pass takes over.
 enum Mode { mode_plain = 0, mode_load_u64 = 1, mode_pointwise = 2, mode_store_u64 = 3 };
 
+// Layout variants of the common passes (radix 2^7 / 2^8, 128-byte runs), chosen at run time by
+// tune_fast_options bits 2 and 3 so one binary compares them (cas-bench --opts):
+//   variant 0  tile rows padded to C + 1 words; the store phase walks outputs c in order and
+//              reads tile row bitrev(c) (a warp's 4 rows then share banks: 4-way conflicts)
+//   variant 1  the store phase walks tile rows in order (c = bitrev(row)): conflict-free; on
+//              strided passes the tile is unpadded (stride C), so loads and stores move 16-byte
+//              vectors through shared memory (a quarter / half of the shared instructions)
+//   variant 2  variant 1, and on strided passes the first log_r - 5 DIF stages run in registers
+//              straight after the global loads (a thread holds rows t, t + 32, ... of its columns:
+//              exactly one radix-2^(log_r-5) DIF group), one shared-memory round trip fewer.
+enum Variant { variant_padded = 0, variant_rowstore = 1, variant_registers = 2 };
+// PassGeometry::flags bit 0: skip the DFT stages (diagnostic only, wrong results: cas-bench
+// --opts 16 measures what the same loads and stores cost without the arithmetic).
+constexpr int flag_skip_dft = 1;
+
 // LOG_R, LOG_C >= 0: radix and column count fixed at compile time (the common passes), so
 // that every shift is a constant and the DIF loops unroll; -1: read from g.
-template <class T, int V, int ACCESS, int LOG_R, int LOG_C, bool LAZY, int MODE>
+template <class T, int V, int ACCESS, int LOG_R, int LOG_C, bool LAZY, int MODE, int VARIANT>
 __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
     radix_pass(const T* x, T* y, PassGeometry g, Modulus<T> m, Twiddles<T> tw, bool scale_output, T scale, T scale_q,
                Fusion<T> f)
 {
     extern __shared__ unsigned char shared_bytes[];
-    // fused loads hold two words per input (64-bit source, or both factors): half as many in flight
-    constexpr int max_iterations = MODE == mode_load_u64 || MODE == mode_pointwise ? vectors_in_flight<T>() / 2
-                                                                                   : vectors_in_flight<T>();
+    constexpr bool wide = V * sizeof(T) == 16;
+    constexpr bool tight = VARIANT >= variant_rowstore && ACCESS == strided && wide && LOG_C >= 0;
+    constexpr bool rowstore = VARIANT >= variant_rowstore && ACCESS != whole_vectors;
+    constexpr bool registers = VARIANT == variant_registers && tight && MODE == mode_plain && LOG_R >= 6;
+    // fused loads hold two words per input (64-bit source, or both factors): half as many in flight;
+    // register stages need the whole tile in one round (R / 32 rows per thread)
+    constexpr int max_iterations =
+        registers ? ((1 << (LOG_R >= 0 ? LOG_R : 0)) << (LOG_C >= 0 ? LOG_C : 0)) / (threads_per_block * V)
+        : MODE == mode_load_u64 || MODE == mode_pointwise ? vectors_in_flight<T>() / 2
+                                                          : vectors_in_flight<T>();
     const int log_r = LOG_R >= 0 ? LOG_R : g.log_r, log_c = LOG_C >= 0 ? LOG_C : g.log_c;
-    const int R = 1 << log_r, C = 1 << log_c, stride = C + 1;  // +1: rows start in other banks
+    const int R = 1 << log_r, C = 1 << log_c;
+    const int stride = tight ? C : C + 1;  // +1: rows start in other banks (column-wise accesses)
+    const bool skip_dft = (g.flags & flag_skip_dft) != 0;
     // omega_R^k and companions for k < R/2 first, then the R x C tile.
     // Contiguous passes then keep the steps of their twiddle walks (below) for every d < R.
     T* roots = reinterpret_cast<T*>(shared_bytes);
@@ -317,6 +352,7 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
     } else if constexpr (ACCESS == strided) {
         walking = g.walk_strided && g.log_s + log_r < g.log_n;
     }
+    if constexpr (registers) __syncthreads();  // the register stages read the roots before the tile barrier
     const int tile_words = R << log_c;
     const std::uint32_t s = 1u << g.log_s;
     const std::size_t total_blocks =
@@ -424,20 +460,22 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
                     std::uint32_t e = ((j0 >> g.log_s) * std::uint32_t(d)) << g.log_s;
                     if (walking) {
 #pragma unroll
-                        for (int k = 0; k < V; ++k) tile[d * stride + jj + k] = walk[0].apply(buffer[it][k], m);
+                        for (int k = 0; k < V; ++k) buffer[it][k] = walk[0].apply(buffer[it][k], m);
                         walk[0].advance(strided_step.w, strided_step.q, m);
                     } else if (e != 0 && g.pair_shift >= 0) {
                         T w, wq;
                         load_pair(tw.pairs, e >> g.pair_shift, w, wq);
 #pragma unroll
-                        for (int k = 0; k < V; ++k) tile[d * stride + jj + k] = mul_twiddle(buffer[it][k], w, wq, m);
+                        for (int k = 0; k < V; ++k) buffer[it][k] = mul_twiddle(buffer[it][k], w, wq, m);
+                    } else if (e != 0) {
+#pragma unroll
+                        for (int k = 0; k < V; ++k) buffer[it][k] = mul_power32(buffer[it][k], e, tw, m);
+                    }
+                    if constexpr (tight) {
+                        if constexpr (!registers) store_words<V>(tile + d * stride + jj, buffer[it]);
                     } else {
 #pragma unroll
-                        for (int k = 0; k < V; ++k) {
-                            T value = buffer[it][k];
-                            if (e != 0) value = mul_power32(value, e, tw, m);
-                            tile[d * stride + jj + k] = value;
-                        }
+                        for (int k = 0; k < V; ++k) tile[d * stride + jj + k] = buffer[it][k];
                     }
                 } else {
 #pragma unroll
@@ -464,17 +502,51 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
                     }
                 }
             }
+            if constexpr (registers) {
+                // The thread holds rows r0 + 32 it (it < R / 32) of columns jj .. jj + V - 1: the
+                // first log_r - 5 DIF stages (half sizes R/2 .. 32) pair only these rows.
+                constexpr int rows = max_iterations, stages = LOG_R - 5;
+                const int r0 = (int(threadIdx.x) * V) >> LOG_C, jj = (int(threadIdx.x) * V) & (C - 1);
+                if (!skip_dft) {
+#pragma unroll
+                    for (int level = 0; level < stages; ++level) {
+                        const int span = rows >> (level + 1);
+#pragma unroll
+                        for (int it = 0; it < rows; ++it) {
+                            if ((it & span) != 0) continue;
+                            int idx = (r0 + 32 * (it & (span - 1))) << level;  // omega_{2h}^i = omega_R^idx
+                            T w = roots[idx], wq = roots_q[idx];
+#pragma unroll
+                            for (int k = 0; k < V; ++k) dif_butterfly<LAZY>(buffer[it][k], buffer[it + span][k], w, wq, m);
+                        }
+                    }
+                }
+#pragma unroll
+                for (int it = 0; it < rows; ++it) store_words<V>(tile + (r0 + 32 * it) * stride + jj, buffer[it]);
+            }
         }
         __syncthreads();
 
         // ---- R-point DFTs down the columns, three stages per shared-memory round trip
         // (four stages per round trip on 32-bit words; 16 64-bit values would not fit the registers)
-        int log_h = log_r - 1;
-        if constexpr (sizeof(T) == 4)
-            for (; log_h >= 3; log_h -= 4) dif_stages<16, LAZY>(tile, stride, log_r, log_h, log_c, m, roots, roots_q);
-        for (; log_h >= 2; log_h -= 3) dif_stages<8, LAZY>(tile, stride, log_r, log_h, log_c, m, roots, roots_q);
-        if (log_h == 1) dif_stages<4, LAZY>(tile, stride, log_r, log_h, log_c, m, roots, roots_q);
-        else if (log_h == 0) dif_stages<2, LAZY>(tile, stride, log_r, log_h, log_c, m, roots, roots_q);
+        if (skip_dft) {
+        } else if constexpr (registers) {
+            // stages with half sizes 16 .. 1 left: one round trip of 32 entries on 32-bit words,
+            // 8 + 4 entries on 64-bit words (32 of them would not fit the registers)
+            if constexpr (sizeof(T) == 4) {
+                dif_stages<32, LAZY>(tile, stride, log_r, 4, log_c, m, roots, roots_q);
+            } else {
+                dif_stages<8, LAZY>(tile, stride, log_r, 4, log_c, m, roots, roots_q);
+                dif_stages<4, LAZY>(tile, stride, log_r, 1, log_c, m, roots, roots_q);
+            }
+        } else {
+            int log_h = log_r - 1;
+            if constexpr (sizeof(T) == 4)
+                for (; log_h >= 3; log_h -= 4) dif_stages<16, LAZY>(tile, stride, log_r, log_h, log_c, m, roots, roots_q);
+            for (; log_h >= 2; log_h -= 3) dif_stages<8, LAZY>(tile, stride, log_r, log_h, log_c, m, roots, roots_q);
+            if (log_h == 1) dif_stages<4, LAZY>(tile, stride, log_r, log_h, log_c, m, roots, roots_q);
+            else if (log_h == 0) dif_stages<2, LAZY>(tile, stride, log_r, log_h, log_c, m, roots, roots_q);
+        }
 
         // ---- store in natural order: output c of column jj is in tile row bitrev(c)
         for (int L0 = int(threadIdx.x) * V; L0 < tile_words; L0 += threads_per_block * V) {
@@ -489,10 +561,18 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
                 }
                 at = std::uint32_t(L0);
             } else {
-                int c = L0 >> log_c, jj = L0 & (C - 1);
-                const T* row = tile + bit_reverse(c, log_r) * stride + jj;
+                // rowstore: consecutive threads read consecutive tile rows (distinct banks) and
+                // write output c = bitrev(row); otherwise consecutive c, rows bitrev(c)
+                int jj = L0 & (C - 1);
+                int row = rowstore ? L0 >> log_c : bit_reverse(L0 >> log_c, log_r);
+                int c = rowstore ? bit_reverse(L0 >> log_c, log_r) : L0 >> log_c;
+                const T* from = tile + row * stride + jj;
+                if constexpr (tight) {
+                    load_words<V>(from, values);
+                } else {
 #pragma unroll
-                for (int k = 0; k < V; ++k) values[k] = row[k];
+                    for (int k = 0; k < V; ++k) values[k] = from[k];
+                }
                 at = std::uint32_t(jj) + (std::uint32_t(c) << (g.log_n - log_r));
             }
             if constexpr (LAZY) {
@@ -541,7 +621,7 @@ static std::size_t pass_shared_bytes(const PassGeometry& g, int access)
 }
 constexpr std::size_t max_pass_shared_bytes = 160 * 1024;
 
-template <class T, bool LAZY, int V, int ACCESS, int LOG_R, int LOG_C, int MODE>
+template <class T, bool LAZY, int V, int ACCESS, int LOG_R, int LOG_C, int MODE, int VARIANT>
 static void launch_pass(const T* in, T* out, const PassGeometry& g, std::size_t blocks, const Modulus<T>& m,
                         const Twiddles<T>& tw, bool scale_output, T scale, T scale_q, const Fusion<T>& f)
 {
@@ -550,45 +630,87 @@ static void launch_pass(const T* in, T* out, const PassGeometry& g, std::size_t 
     if (!attribute_set && smem > 48 * 1024) {
         int optin = 0;
         check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0), "cudaDeviceGetAttribute");
-        check(cudaFuncSetAttribute(radix_pass<T, V, ACCESS, LOG_R, LOG_C, LAZY, MODE>,
+        check(cudaFuncSetAttribute(radix_pass<T, V, ACCESS, LOG_R, LOG_C, LAZY, MODE, VARIANT>,
                                    cudaFuncAttributeMaxDynamicSharedMemorySize, std::min<int>(optin, max_pass_shared_bytes)),
               "cudaFuncSetAttribute (radix_pass)");
         attribute_set = true;
     }
-    radix_pass<T, V, ACCESS, LOG_R, LOG_C, LAZY, MODE>
+    radix_pass<T, V, ACCESS, LOG_R, LOG_C, LAZY, MODE, VARIANT>
         <<<unsigned(std::min<std::size_t>(blocks, 1u << 20)), threads_per_block, smem, stream()>>>(
             in, out, g, m, tw, scale_output, scale, scale_q, f);
     check_launch("radix_pass");
 }
 
 // The fused modes exist for the wide-vector strided (first pass) and contiguous (last pass)
-// kernels only; fast_fusable() promises the geometry.
-template <class T, bool LAZY, int V, int ACCESS, int LOG_R = -1, int LOG_C = -1>
+// kernels only; fast_fusable() promises the geometry. Variant 2 differs from 1 only on plain
+// strided passes, and 1 from 0 only on strided / contiguous ones: no duplicate kernels.
+template <class T, bool LAZY, int V, int ACCESS, int LOG_R = -1, int LOG_C = -1, int VARIANT = 0>
 static void launch_mode(int mode, const T* in, T* out, const PassGeometry& g, std::size_t blocks, const Modulus<T>& m,
                         const Twiddles<T>& tw, bool scale_output, T scale, T scale_q, const Fusion<T>& f)
 {
     constexpr bool wide = V * sizeof(T) == 16;
+    constexpr int fused_variant = VARIANT == 2 ? 1 : VARIANT;
     if (mode == mode_plain) {
-        launch_pass<T, LAZY, V, ACCESS, LOG_R, LOG_C, mode_plain>(in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+        constexpr int plain_variant = ACCESS == strided ? VARIANT : fused_variant;
+        launch_pass<T, LAZY, V, ACCESS, LOG_R, LOG_C, mode_plain, plain_variant>(in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
         return;
     }
     if constexpr (wide && ACCESS == strided) {
         if (mode == mode_load_u64) {
-            launch_pass<T, LAZY, V, ACCESS, LOG_R, LOG_C, mode_load_u64>(in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+            launch_pass<T, LAZY, V, ACCESS, LOG_R, LOG_C, mode_load_u64, fused_variant>(in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
             return;
         }
         if (mode == mode_pointwise) {
-            launch_pass<T, LAZY, V, ACCESS, LOG_R, LOG_C, mode_pointwise>(in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+            launch_pass<T, LAZY, V, ACCESS, LOG_R, LOG_C, mode_pointwise, fused_variant>(in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
             return;
         }
     }
     if constexpr (wide && ACCESS == contiguous) {
         if (mode == mode_store_u64) {
-            launch_pass<T, LAZY, V, ACCESS, LOG_R, LOG_C, mode_store_u64>(in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+            launch_pass<T, LAZY, V, ACCESS, LOG_R, LOG_C, mode_store_u64, fused_variant>(in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
             return;
         }
     }
     throw Error("fast NTT: fused pass without a kernel for its geometry");
+}
+
+// The variant of the common passes (Variant above) from tune_fast_options: bit 5 puts the first
+// DIF stages of strided passes in registers, bit 4 selects row-order stores (and unpadded tiles
+// on strided passes). Contiguous passes follow bit 4 alone. Measured 2026-11-23 on the H100
+// (branch ntt-variants, before the twiddle walks), forward NTT ms at 2^20..2^24:
+//   variants     31-bit                                   62-bit
+//   none         .033-.034 .052 .083 .157-.160 .312-.314  .055 .087-.088 .167 .318-.321 .618-.620
+//   rows         .033-.034 .051-.054 .080-.081 .156-.158 .306-.307  .056 .092 .172 .326 .624-.637
+//   rows + regs  .033-.037 .044-.047 .073-.075 .145-.147 .289-.293  .053 .088-.089 .172-.175 .316-.317 .609-.612
+// Register stages pay on 32-bit words (one shared-memory round trip of three saved); on 64-bit
+// words they were mixed (3-5% slower at 2^22, where row-order stores spill): 64-bit words keep
+// variant 0, and only 32-bit kernels are built in the other variants.
+static unsigned g_fast_options =
+    option_pair_tables | option_fuse_product | option_twiddle_walk | option_strided_walk | option_row_stores |
+    option_register_stages;
+template <class T>
+static int variant_of_options(int access)
+{
+    if (sizeof(T) != 4) return variant_padded;
+    if (access == strided && (g_fast_options & option_register_stages)) return variant_registers;
+    return (g_fast_options & option_row_stores) ? variant_rowstore : variant_padded;
+}
+template <class T, bool LAZY, int ACCESS, int LOG_R, int LOG_C>
+static void launch_variant(int mode, const T* in, T* out, const PassGeometry& g, std::size_t blocks, const Modulus<T>& m,
+                           const Twiddles<T>& tw, bool scale_output, T scale, T scale_q, const Fusion<T>& f)
+{
+    constexpr int wide = int(16 / sizeof(T));
+    if constexpr (sizeof(T) == 4) {
+        switch (variant_of_options<T>(ACCESS)) {
+        case variant_registers:
+            launch_mode<T, LAZY, wide, ACCESS, LOG_R, LOG_C, variant_registers>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+            return;
+        case variant_rowstore:
+            launch_mode<T, LAZY, wide, ACCESS, LOG_R, LOG_C, variant_rowstore>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+            return;
+        }
+    }
+    launch_mode<T, LAZY, wide, ACCESS, LOG_R, LOG_C, variant_padded>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
 }
 
 template <class T>
@@ -618,11 +740,11 @@ static void run_pass_with(int mode, const T* in, T* out, const PassGeometry& g, 
     constexpr int special_c = sizeof(T) == 4 ? 5 : 4;
     if (vectors && access != whole_vectors && g.log_c == special_c && (g.log_r == 7 || g.log_r == 8)) {
         if (access == strided) {
-            if (g.log_r == 8) launch_mode<T, LAZY, wide, strided, 8, special_c>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
-            else launch_mode<T, LAZY, wide, strided, 7, special_c>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+            if (g.log_r == 8) launch_variant<T, LAZY, strided, 8, special_c>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+            else launch_variant<T, LAZY, strided, 7, special_c>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
         } else {
-            if (g.log_r == 8) launch_mode<T, LAZY, wide, contiguous, 8, special_c>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
-            else launch_mode<T, LAZY, wide, contiguous, 7, special_c>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+            if (g.log_r == 8) launch_variant<T, LAZY, contiguous, 8, special_c>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+            else launch_variant<T, LAZY, contiguous, 7, special_c>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
         }
         return;
     }
@@ -666,10 +788,10 @@ static PassGeometry pass_geometry(int log_n, const std::vector<int>& radices, st
     g.pair_shift = -1;
     g.batch = batch;
     g.blocks_per_vector = (std::size_t(1) << (log_n - g.log_r)) >> g.log_c;
+    g.flags = (g_fast_options & option_skip_dft) ? flag_skip_dft : 0;
     return g;
 }
 
-static unsigned g_fast_options = option_pair_tables | option_fuse_product | option_twiddle_walk | option_strided_walk;
 unsigned fast_options() { return g_fast_options; }
 
 template <class T>

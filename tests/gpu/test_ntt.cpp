@@ -175,6 +175,56 @@ TEST_CASE("length 2^27: round trip, algorithms agree, X_0 and X_1 match the defi
     }
 }
 
+TEST_CASE("layout variants of the fast passes give the same transforms", "[gpu][ntt]")
+{
+    // tune_fast_options bits 4 (row-order stores, unpadded strided tiles with 16-byte shared
+    // accesses) and 5 (first DIF stages of strided passes in registers), with and without the
+    // twiddle walks (bits 2, 3), against bits 0 and 1 alone: the passes of radix 2^7 / 2^8
+    // (n >= 2^13), strided and contiguous. The variants exist for 32-bit words; the 64-bit
+    // primes (lazy p < 2^62, full p >= 2^63) check that the options leave their kernels alone.
+    CAS_REQUIRE_GPU();
+    int max_log = multiplier() < 0.5 ? 15 : 22;
+    std::vector<std::uint64_t> primes = {ntt_primes(31, 22, 1).at(0), ntt_primes(62, 22, 1).at(0),
+                                         ntt_primes(64, 22, 1).at(0)};
+    for (std::uint64_t p : primes) {
+        bool narrow = p < (std::uint64_t(1) << 31);
+        for (int log_n = 12; log_n <= max_log; ++log_n) {
+            std::size_t n = std::size_t(1) << log_n;
+            std::uint64_t w = root_of_unity(p, n);
+            auto x = random_vector(n, p);
+            unsigned previous = tune_fast_options(3u);
+            auto reference = forward(x, n, p, w);
+            std::vector<std::uint32_t> narrow_reference;
+            if (narrow) {
+                DeviceWords32 x32(std::vector<std::uint32_t>(x.begin(), x.end()));
+                forward(x32, n, 1, std::uint32_t(p), std::uint32_t(w));
+                narrow_reference = x32.to_host();
+            }
+            for (unsigned options : {19u, 51u, 63u}) {
+                tune_fast_options(options);
+                INFO("p = " << hex(p) << ", n = 2^" << log_n << ", options " << options);
+                auto X = forward(x, n, p, w);
+                CHECK(X == reference);
+                check_definition(x, X, 0, n, p, w, 3);
+                CHECK(inverse(X, n, p, w) == x);
+                if (narrow) {
+                    DeviceWords32 y32(std::vector<std::uint32_t>(x.begin(), x.end()));
+                    forward(y32, n, 1, std::uint32_t(p), std::uint32_t(w));
+                    CHECK(y32.to_host() == narrow_reference);
+                    std::vector<std::uint32_t> two(x.begin(), x.end());  // batch of 2
+                    two.insert(two.end(), narrow_reference.begin(), narrow_reference.end());
+                    DeviceWords32 t32(two);
+                    forward(t32, n, 2, std::uint32_t(p), std::uint32_t(w));
+                    auto both = t32.to_host();
+                    CHECK(std::equal(narrow_reference.begin(), narrow_reference.end(), both.begin()));
+                }
+            }
+            tune_fast_options(previous);
+        }
+    }
+}
+
+
 TEST_CASE("per-pass twiddle tables and twiddle walks give the same transforms as the two-level tables", "[gpu][ntt]")
 {
     CAS_REQUIRE_GPU();
