@@ -231,10 +231,10 @@ __device__ __forceinline__ T reduce_word(std::uint64_t x, const Fusion<T>& f, co
 // Inter-pass twiddles by walking instead of looking up. On the last pass of n > 2^16 (contiguous,
 // N > 2^log_pairs) every word has its own omega_n^{rd}; the two-level table costs it two Shoup
 // products and four dependent table loads, and Nsight Compute showed that pass at twice the time
-// of the first (2^24, 31-bit: 139 against 65 us, DRAM 24% busy: latency-bound). But when s R
-// divides the TV words a block moves per iteration, a thread's word k keeps its d in every
-// iteration while r grows by a fixed step; on strided passes the block shares r and a thread's
-// d grows by TV / C. Either way each twiddle walks
+// of the first (2^24, 31-bit: 139 against 65 us, DRAM 24% busy: latency-bound). But a thread's
+// word keeps its d in every iteration of a contiguous pass while r grows by a fixed step, and on
+// strided passes the block shares r while a thread's d grows by a fixed step. Either way the
+// thread's twiddle walks
 //   w <- w omega^step,
 // with w in Montgomery form (times 2^b), applied by one Montgomery product, which needs no Shoup
 // companion. The step is one Shoup product when omega^step is in the low table (it has
@@ -312,49 +312,45 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
         : MODE == mode_load_u64 || MODE == mode_pointwise ? vectors_in_flight<T>() / 2
                                                           : vectors_in_flight<T>();
     const int log_r = LOG_R >= 0 ? LOG_R : g.log_r, log_c = LOG_C >= 0 ? LOG_C : g.log_c;
+    // the contiguous kernels of fixed radix run last passes only (s = 1, see run_pass_with): a
+    // constant stride lets the compiler fold the per-word index arithmetic of the load phase
+    const int log_s = ACCESS == contiguous && LOG_R >= 0 ? 0 : g.log_s;
     const int R = 1 << log_r, C = 1 << log_c;
     const int stride = tight ? C : C + 1;  // +1: rows start in other banks (column-wise accesses)
     const bool skip_dft = (g.flags & flag_skip_dft) != 0;
     // omega_R^k and companions for k < R/2 first, then the R x C tile.
-    // Contiguous passes then keep the steps of their twiddle walks (below) for every d < R.
     T* roots = reinterpret_cast<T*>(shared_bytes);
     T* roots_q = roots + R / 2;
-    T* steps = roots + R;
-    T* steps_q = steps + R;
-    T* tile = steps + (ACCESS == contiguous ? 2 * R : 0);
+    T* tile = roots + R;
     for (int k = threadIdx.x; k < R / 2; k += blockDim.x) {
         int at = k << (tw.log_radix_len - log_r);
         roots[k] = tw.radix[at];
         roots_q[k] = tw.radix_q[at];
     }
-    // Twiddle walks (TwiddleWalk): word k of a thread's i-th vector is L = i TV + thread V + k.
-    //   contiguous, s R | TV: d stays and r = j0 / s + (L >> (log_s + log_r)) grows by TV / (s R),
-    //     so the step omega^{(TV / R) d} (exponent below TV <= 2^10, in the low table) depends on
-    //     d alone: one table of R steps in shared memory for the whole kernel;
+    // Contiguous passes load single words (LV = 1): consecutive threads take consecutive words,
+    // which with s = 1 are consecutive rows d of one column, so the tile stores below hit 32
+    // distinct banks (16-byte loads put a warp's stores on 8 rows' banks: 4-way conflicts, 1.6M
+    // extra wavefronts a pass at 2^24, ncu) and a thread's d is the same in every iteration.
+    constexpr int LV = ACCESS == contiguous ? 1 : V;
+    constexpr int load_iterations = max_iterations * V / LV;
+    // Twiddle walks (TwiddleWalk): word k of the thread's i-th load is L = i T LV + thread LV + k.
+    //   contiguous (LV = 1), s R | T: d = (L >> log_s) mod R stays and r = j0 / s + (L >> (log_s +
+    //     log_r)) grows by T / (s R) each iteration: the step omega^{(T / R) d} (exponent below
+    //     T <= 2^10, in the low table) is the thread's own;
     //   strided (not the first pass, where r = 0): r = j0 / s for the block, d = L >> log_c grows
-    //     by TV / C, and the vector's V words share the twiddle.
+    //     by T V / C, and the vector's V words share the twiddle.
     // Invalid iterations come last for a thread (L grows with i), so skipping them is safe.
-    constexpr int words_per_iteration = threads_per_block * V;
-    constexpr int walks = ACCESS == contiguous ? V : 1;
+    constexpr int words_per_iteration = threads_per_block * LV;
     bool walking = false;
     if constexpr (ACCESS == contiguous) {
-        walking = g.walk_twiddles && g.pair_shift < 0 && (words_per_iteration & ((1 << (g.log_s + log_r)) - 1)) == 0 &&
+        walking = g.walk_twiddles && g.pair_shift < 0 && (words_per_iteration & ((1 << (log_s + log_r)) - 1)) == 0 &&
                   words_per_iteration <= (1 << tw.low_bits);
-        if (walking) {
-            for (int d = threadIdx.x; d < R; d += blockDim.x) {
-                std::uint32_t e = std::uint32_t(words_per_iteration >> log_r) * d;
-                WalkStep<T> step = WalkStep<T>::of(e, tw, m);
-                steps[d] = step.w;
-                steps_q[d] = step.q;
-            }
-            __syncthreads();  // the load phase advances the walks
-        }
     } else if constexpr (ACCESS == strided) {
-        walking = g.walk_strided && g.log_s + log_r < g.log_n;
+        walking = g.walk_strided && log_s + log_r < g.log_n;
     }
     if constexpr (registers) __syncthreads();  // the register stages read the roots before the tile barrier
     const int tile_words = R << log_c;
-    const std::uint32_t s = 1u << g.log_s;
+    const std::uint32_t s = 1u << log_s;
     const std::size_t total_blocks =
         ACCESS == whole_vectors ? (g.batch + C - 1) >> log_c : g.blocks_per_vector * g.batch;
 
@@ -374,14 +370,14 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
             first = vector << g.log_n;
             out_base = first + j0;
             if (ACCESS == strided)
-                in_base = first + (std::size_t((j0 >> g.log_s) << log_r) << g.log_s) + (j0 & (s - 1));
+                in_base = first + (std::size_t((j0 >> log_s) << log_r) << log_s) + (j0 & (s - 1));
             else
-                in_base = first + (std::size_t((j0 >> g.log_s) << log_r) << g.log_s);
+                in_base = first + (std::size_t((j0 >> log_s) << log_r) << log_s);
         }
         const T* in = x + in_base;
         T* out = y + out_base;
         auto in_offset = [&](int L) -> std::uint32_t {
-            if (ACCESS == strided) return (std::uint32_t(L >> log_c) << g.log_s) + (L & (C - 1));
+            if (ACCESS == strided) return (std::uint32_t(L >> log_c) << log_s) + (L & (C - 1));
             return std::uint32_t(L);
         };
         auto word_valid = [&](int L) { return ACCESS != whole_vectors || std::size_t(L >> g.log_n) < vectors_left; };
@@ -395,73 +391,71 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
             src_base = in_base - first;
         }
 
-        TwiddleWalk<T> walk[walks];
-        WalkStep<T> strided_step{};
+        TwiddleWalk<T> walk;
+        WalkStep<T> step{};
         if (walking) {
+            std::uint32_t L = threadIdx.x * LV, r, d, e_step;
             if constexpr (ACCESS == contiguous) {
-#pragma unroll
-                for (int k = 0; k < V; ++k) {
-                    std::uint32_t L = threadIdx.x * V + k;
-                    std::uint32_t d = (L >> g.log_s) & (R - 1);
-                    std::uint32_t r = (j0 >> g.log_s) + (L >> (g.log_s + log_r));
-                    walk[k].start((r * d) << g.log_s, tw, m);
-                }
-            } else if constexpr (ACCESS == strided) {
-                std::uint32_t r = j0 >> g.log_s, d = (threadIdx.x * V) >> log_c;
-                std::uint32_t d_step = std::uint32_t(words_per_iteration) >> log_c;
-                walk[0].start((r * d) << g.log_s, tw, m);
-                strided_step = WalkStep<T>::of((r * d_step) << g.log_s, tw, m);
+                d = (L >> log_s) & (R - 1);
+                r = (j0 >> log_s) + (L >> (log_s + log_r));
+                e_step = ((std::uint32_t(words_per_iteration) >> (log_s + log_r)) * d) << log_s;
+            } else {
+                r = j0 >> log_s;
+                d = L >> log_c;
+                e_step = (r * (std::uint32_t(words_per_iteration) >> log_c)) << log_s;
             }
+            walk.start((r * d) << log_s, tw, m);
+            step = WalkStep<T>::of(e_step, tw, m);
         }
 
-        // ---- load, a round of max_iterations vectors per thread in flight at once, then
-        //      twiddle by omega_N^{rd} and place word L at (d, jj) of the tile
-        for (int round = 0; round < tile_words; round += max_iterations * threads_per_block * V) {
-            T buffer[max_iterations][V];
-            T other[MODE == mode_pointwise ? max_iterations : 1][V];
-            std::uint64_t wide[MODE == mode_load_u64 ? max_iterations : 1][V];
+        // ---- load, a round of load_iterations loads of LV words per thread in flight at once,
+        //      then twiddle by omega_N^{rd} and place word L at (d, jj) of the tile
+        for (int round = 0; round < tile_words; round += load_iterations * threads_per_block * LV) {
+            T buffer[load_iterations][LV];
+            T other[MODE == mode_pointwise ? load_iterations : 1][LV];
+            std::uint64_t wide[MODE == mode_load_u64 ? load_iterations : 1][LV];
 #pragma unroll
-            for (int it = 0; it < max_iterations; ++it) {
-                int L = round + (it * threads_per_block + int(threadIdx.x)) * V;
+            for (int it = 0; it < load_iterations; ++it) {
+                int L = round + (it * threads_per_block + int(threadIdx.x)) * LV;
                 if (L < tile_words && word_valid(L)) {
                     if constexpr (MODE == mode_load_u64) {
                         std::size_t at = src_base + in_offset(L);
 #pragma unroll
-                        for (int k = 0; k < V; ++k) wide[it][k] = at + k < src_count ? src[at + k] : 0;
+                        for (int k = 0; k < LV; ++k) wide[it][k] = at + k < src_count ? src[at + k] : 0;
                     } else if constexpr (MODE == mode_pointwise) {
-                        load_words<V>(in + in_offset(L), buffer[it]);
-                        load_words<V>(in + (std::size_t(1) << g.log_n) + in_offset(L), other[it]);
+                        load_words<LV>(in + in_offset(L), buffer[it]);
+                        load_words<LV>(in + (std::size_t(1) << g.log_n) + in_offset(L), other[it]);
                     } else {
-                        load_words<V>(in + in_offset(L), buffer[it]);
+                        load_words<LV>(in + in_offset(L), buffer[it]);
                     }
                 }
             }
 #pragma unroll
-            for (int it = 0; it < max_iterations; ++it) {
-                int L0 = round + (it * threads_per_block + int(threadIdx.x)) * V;
+            for (int it = 0; it < load_iterations; ++it) {
+                int L0 = round + (it * threads_per_block + int(threadIdx.x)) * LV;
                 if (L0 >= tile_words) continue;
                 if constexpr (MODE == mode_load_u64) {
 #pragma unroll
-                    for (int k = 0; k < V; ++k) buffer[it][k] = reduce_word(wide[it][k], f, m);
+                    for (int k = 0; k < LV; ++k) buffer[it][k] = reduce_word(wide[it][k], f, m);
                 } else if constexpr (MODE == mode_pointwise) {
 #pragma unroll
-                    for (int k = 0; k < V; ++k) buffer[it][k] = mul_mod(buffer[it][k], other[it][k], m);
+                    for (int k = 0; k < LV; ++k) buffer[it][k] = mul_mod(buffer[it][k], other[it][k], m);
                 }
-                if (ACCESS == whole_vectors) {
+                if constexpr (ACCESS == whole_vectors) {
                     bool valid = word_valid(L0);
 #pragma unroll
                     for (int k = 0; k < V; ++k) {
                         int L = L0 + k;
                         tile[(L & (R - 1)) * stride + (L >> log_r)] = valid ? buffer[it][k] : T(0);
                     }
-                } else if (ACCESS == strided) {
+                } else if constexpr (ACCESS == strided) {
                     // all V words share row d, and the block shares r: one exponent per vector
                     int d = L0 >> log_c, jj = L0 & (C - 1);
-                    std::uint32_t e = ((j0 >> g.log_s) * std::uint32_t(d)) << g.log_s;
+                    std::uint32_t e = ((j0 >> log_s) * std::uint32_t(d)) << log_s;
                     if (walking) {
 #pragma unroll
-                        for (int k = 0; k < V; ++k) buffer[it][k] = walk[0].apply(buffer[it][k], m);
-                        walk[0].advance(strided_step.w, strided_step.q, m);
+                        for (int k = 0; k < V; ++k) buffer[it][k] = walk.apply(buffer[it][k], m);
+                        walk.advance(step.w, step.q, m);
                     } else if (e != 0 && g.pair_shift >= 0) {
                         T w, wq;
                         load_pair(tw.pairs, e >> g.pair_shift, w, wq);
@@ -479,16 +473,16 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
                     }
                 } else {
 #pragma unroll
-                    for (int k = 0; k < V; ++k) {
+                    for (int k = 0; k < LV; ++k) {
                         int L = L0 + k;
                         int t = L & int(s - 1);
-                        int d = (L >> g.log_s) & (R - 1);
-                        int jj = ((L >> (g.log_s + log_r)) << g.log_s) + t;
-                        std::uint32_t e = (((j0 + jj) >> g.log_s) * std::uint32_t(d)) << g.log_s;
+                        int d = (L >> log_s) & (R - 1);
+                        int jj = ((L >> (log_s + log_r)) << log_s) + t;
+                        std::uint32_t e = (((j0 + jj) >> log_s) * std::uint32_t(d)) << log_s;
                         T value = buffer[it][k];
                         if (walking) {
-                            value = walk[k % walks].apply(value, m);
-                            walk[k % walks].advance(steps[d], steps_q[d], m);
+                            value = walk.apply(value, m);
+                            walk.advance(step.w, step.q, m);
                         } else if (e != 0) {
                             if (g.pair_shift >= 0) {
                                 T w, wq;
@@ -611,13 +605,11 @@ static std::vector<int> plan_passes(int log_n)
     return radices;
 }
 
-// Shared memory of a pass: tile rows of C + 1 words, the pass's roots (R words with companions)
-// and, on contiguous passes, the twiddle walks' steps (2 R words).
+// Shared memory of a pass: tile rows of C + 1 words and the pass's roots (R words with companions).
 template <class T>
-static std::size_t pass_shared_bytes(const PassGeometry& g, int access)
+static std::size_t pass_shared_bytes(const PassGeometry& g)
 {
-    std::size_t extra_rows = access == contiguous ? 4 : 2;
-    return (std::size_t(1) << g.log_r) * ((std::size_t(1) << g.log_c) + extra_rows) * sizeof(T);
+    return (std::size_t(1) << g.log_r) * ((std::size_t(1) << g.log_c) + 2) * sizeof(T);
 }
 constexpr std::size_t max_pass_shared_bytes = 160 * 1024;
 
@@ -625,7 +617,7 @@ template <class T, bool LAZY, int V, int ACCESS, int LOG_R, int LOG_C, int MODE,
 static void launch_pass(const T* in, T* out, const PassGeometry& g, std::size_t blocks, const Modulus<T>& m,
                         const Twiddles<T>& tw, bool scale_output, T scale, T scale_q, const Fusion<T>& f)
 {
-    std::size_t smem = pass_shared_bytes<T>(g, ACCESS);
+    std::size_t smem = pass_shared_bytes<T>(g);
     static bool attribute_set = false;  // tiles above 48 KiB need the opt-in, once per kernel
     if (!attribute_set && smem > 48 * 1024) {
         int optin = 0;
@@ -732,13 +724,14 @@ static void run_pass_with(int mode, const T* in, T* out, const PassGeometry& g, 
     constexpr int wide = int(16 / sizeof(T));
     bool vectors = wide_vectors<T>(g);
     int access = access_of(g);
-    if (pass_shared_bytes<T>(g, access) > max_pass_shared_bytes) {
+    if (pass_shared_bytes<T>(g) > max_pass_shared_bytes) {
         std::size_t tile_words = std::size_t(1) << (g.log_r + g.log_c);
         throw Error("fast NTT: tile of " + std::to_string(tile_words) + " words is too large for one block");
     }
     // The passes of 2^20..2^27 with the default tiles: radix 2^7 or 2^8, C = 32 or 16 words.
     constexpr int special_c = sizeof(T) == 4 ? 5 : 4;
-    if (vectors && access != whole_vectors && g.log_c == special_c && (g.log_r == 7 || g.log_r == 8)) {
+    if (vectors && access != whole_vectors && g.log_c == special_c && (g.log_r == 7 || g.log_r == 8) &&
+        (access == strided || g.log_s == 0)) {
         if (access == strided) {
             if (g.log_r == 8) launch_variant<T, LAZY, strided, 8, special_c>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
             else launch_variant<T, LAZY, strided, 7, special_c>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
