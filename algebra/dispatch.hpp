@@ -30,11 +30,12 @@ constexpr size_t never_on_gpu = SIZE_MAX;
 struct Crossovers {
   // Smallest length (coefficients of the product, transform length, or bits of the smaller
   // integer factor) sent to the GPU. The defaults are the crossovers `cas --calibrate` measured on
-  // an H100 (2026-11-23: 1023, 8191 and 2048; the transform's doubled since, as the CPU fft got
-  // twice as fast). Z[x] and integer products, two calibrations of 2026-11-23: the GPU ties FLINT at
-  // 1023 coefficients of 64 bits (2.4x faster at 2047) and is 0.88-1.4x as fast at 2^17-bit
-  // integers (1.7-2.9x at 2^18).
-  size_t length[gpu_operation_count] = {size_t{1} << 10, size_t{1} << 13, size_t{1} << 12, size_t{1} << 10,
+  // an H100. Three calibrations of 2026-11-23: products over an NTT prime 1023 each time; CRT
+  // products 8191, then 2047 (1.11x at 2047, 1.31x at 4095) after the transforms got faster, so
+  // 2^12; the transform 1024 on the final code (1.11x at 1024, 1.55x at 2048). Z[x] and integer
+  // products: the GPU ties FLINT at 1023 coefficients of 64 bits (1.8-2.4x faster at 2047) and is
+  // 0.83-1.4x as fast at 2^17-bit integers (1.7-2.9x at 2^18).
+  size_t length[gpu_operation_count] = {size_t{1} << 10, size_t{1} << 12, size_t{1} << 10, size_t{1} << 10,
                                         size_t{1} << 17};
   std::string origin = "defaults";  // or the config file it was read from
 };
