@@ -34,7 +34,7 @@
 // trimming 32-bit butterfly instructions changed nothing measurable: the passes are bounded by
 // how the block's load / compute / store phases overlap (3 blocks per SM), not by arithmetic
 // alone. Nsight Compute (earlier version): issue slots 65-75% busy, DRAM 20-30%. Later the same
-// day, the passes with their DFT stages skipped (tune_fast_options bit 4, diagnostic) took 0.424 /
+// day, the passes with their DFT stages skipped (tune_fast_options bit 6, diagnostic) took 0.424 /
 // 0.259 ms at 2^24 (62 / 31-bit) against 0.618 / 0.313: most of the time is the data movement of
 // three passes with 128-byte runs itself. gpu/README.md.
 #include "gpu/detail.cuh"
@@ -279,7 +279,7 @@ struct TwiddleWalk {
 enum Mode { mode_plain = 0, mode_load_u64 = 1, mode_pointwise = 2, mode_store_u64 = 3 };
 
 // Layout variants of the common passes (radix 2^7 / 2^8, 128-byte runs), chosen at run time by
-// tune_fast_options bits 2 and 3 so one binary compares them (cas-bench --opts):
+// tune_fast_options bits 4 and 5 so one binary compares them (cas-bench --opts; 32-bit words):
 //   variant 0  tile rows padded to C + 1 words; the store phase walks outputs c in order and
 //              reads tile row bitrev(c) (a warp's 4 rows then share banks: 4-way conflicts)
 //   variant 1  the store phase walks tile rows in order (c = bitrev(row)): conflict-free; on
@@ -290,7 +290,7 @@ enum Mode { mode_plain = 0, mode_load_u64 = 1, mode_pointwise = 2, mode_store_u6
 //              exactly one radix-2^(log_r-5) DIF group), one shared-memory round trip fewer.
 enum Variant { variant_padded = 0, variant_rowstore = 1, variant_registers = 2 };
 // PassGeometry::flags bit 0: skip the DFT stages (diagnostic only, wrong results: cas-bench
-// --opts 16 measures what the same loads and stores cost without the arithmetic).
+// --opts 127 measures what the default's loads and stores cost without the arithmetic).
 constexpr int flag_skip_dft = 1;
 
 // LOG_R, LOG_C >= 0: radix and column count fixed at compile time (the common passes), so
