@@ -304,7 +304,8 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
     constexpr bool wide = V * sizeof(T) == 16;
     constexpr bool tight = VARIANT >= variant_rowstore && ACCESS == strided && wide && LOG_C >= 0;
     constexpr bool rowstore = VARIANT >= variant_rowstore && ACCESS != whole_vectors;
-    constexpr bool registers = VARIANT == variant_registers && tight && MODE == mode_plain && LOG_R >= 6;
+    constexpr bool registers =
+        VARIANT == variant_registers && tight && MODE == mode_plain && LOG_R >= 6 && sizeof(T) == 4;
     // fused loads hold two words per input (64-bit source, or both factors): half as many in flight;
     // register stages need the whole tile in one round (R / 32 rows per thread)
     constexpr int max_iterations =
@@ -536,14 +537,8 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
         // (four stages per round trip on 32-bit words; 16 64-bit values would not fit the registers)
         if (skip_dft) {
         } else if constexpr (registers) {
-            // stages with half sizes 16 .. 1 left: one round trip of 32 entries on 32-bit words,
-            // 8 + 4 entries on 64-bit words (32 of them would not fit the registers)
-            if constexpr (sizeof(T) == 4) {
-                dif_stages<32, LAZY>(tile, stride, log_r, 4, log_c, m, roots, roots_q);
-            } else {
-                dif_stages<8, LAZY>(tile, stride, log_r, 4, log_c, m, roots, roots_q);
-                dif_stages<4, LAZY>(tile, stride, log_r, 1, log_c, m, roots, roots_q);
-            }
+            // stages with half sizes 16 .. 1 left: one round trip of 32 entries (32-bit words)
+            dif_stages<32, LAZY>(tile, stride, log_r, 4, log_c, m, roots, roots_q);
         } else {
             int log_h = log_r - 1;
             if constexpr (sizeof(T) == 4)
