@@ -224,7 +224,6 @@ TEST_CASE("layout variants of the fast passes give the same transforms", "[gpu][
     }
 }
 
-
 TEST_CASE("per-pass twiddle tables and twiddle walks give the same transforms as the two-level tables", "[gpu][ntt]")
 {
     CAS_REQUIRE_GPU();
