@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 namespace cas::gpu {
 
@@ -36,38 +37,6 @@ struct LimbSource {
 };
 // Receives the result block by block, in order of first.
 using LimbSink = std::function<void(const ConstLimbBlock&)>;
-
-// The whole matrix of `source`, pulled in blocks of at most `block` coefficients.
-inline crt::LimbMatrix pull_matrix(const LimbSource& source, std::size_t block)
-{
-    crt::LimbMatrix m;
-    m.count = source.count;
-    m.width = source.width;
-    m.limbs.resize(m.count * m.width);
-    m.negative.resize(m.count);
-    std::vector<std::uint64_t> limbs(std::min(block, m.count) * m.width);
-    std::vector<std::uint32_t> negative(std::min(block, m.count));
-    for (std::size_t first = 0; first < m.count; first += block) {
-        const std::size_t size = std::min(block, m.count - first);
-        source.write(LimbBlock{first, size, m.width, limbs.data(), negative.data()});
-        for (std::size_t l = 0; l < m.width; ++l)
-            std::copy_n(limbs.data() + l * size, size, m.limbs.data() + l * m.count + first);
-        std::copy_n(negative.data(), size, m.negative.data() + first);
-    }
-    return m;
-}
-
-// m handed to `sink` in blocks of at most `block` coefficients.
-inline void push_matrix(const crt::LimbMatrix& m, std::size_t block, const LimbSink& sink)
-{
-    std::vector<std::uint64_t> limbs(std::min(block, m.count) * m.width);
-    for (std::size_t first = 0; first < m.count; first += block) {
-        const std::size_t size = std::min(block, m.count - first);
-        for (std::size_t l = 0; l < m.width; ++l)
-            std::copy_n(m.limbs.data() + l * m.count + first, size, limbs.data() + l * size);
-        sink(ConstLimbBlock{first, size, m.width, limbs.data(), m.negative.data() + first});
-    }
-}
 
 // A source that copies its blocks out of a whole matrix (which must outlive it).
 inline LimbSource source_of(const crt::LimbMatrix& m)
@@ -91,6 +60,33 @@ inline LimbSink sink_into(crt::LimbMatrix& m, std::size_t count, std::size_t wid
             std::copy_n(b.limbs + l * b.size, b.size, m.limbs.data() + l * m.count + b.first);
         std::copy_n(b.negative, b.size, m.negative.data() + b.first);
     };
+}
+
+// Every block of `source`, at most `block` coefficients each, written into one host buffer and
+// handed to `sink`: the host's picture of what the GPU does through its pinned buffers.
+inline void pass_blocks(const LimbSource& source, std::size_t block, const LimbSink& sink)
+{
+    std::vector<std::uint64_t> limbs(std::min(block, source.count) * source.width);
+    std::vector<std::uint32_t> negative(std::min(block, source.count));
+    for (std::size_t first = 0; first < source.count; first += block) {
+        const std::size_t size = std::min(block, source.count - first);
+        source.write(LimbBlock{first, size, source.width, limbs.data(), negative.data()});
+        sink(ConstLimbBlock{first, size, source.width, limbs.data(), negative.data()});
+    }
+}
+
+// The whole matrix of `source`, pulled in blocks of at most `block` coefficients.
+inline crt::LimbMatrix pull_matrix(const LimbSource& source, std::size_t block)
+{
+    crt::LimbMatrix m;
+    pass_blocks(source, block, sink_into(m, source.count, source.width));
+    return m;
+}
+
+// m handed to `sink` in blocks of at most `block` coefficients.
+inline void push_matrix(const crt::LimbMatrix& m, std::size_t block, const LimbSink& sink)
+{
+    pass_blocks(source_of(m), block, sink);
 }
 
 }  // namespace cas::gpu
