@@ -126,6 +126,7 @@ enum FastOption : unsigned {
     option_row_stores = 16,      // row-order stores and unpadded strided tiles (32-bit words)
     option_register_stages = 32, // first DIF stages of strided passes in registers (32-bit words)
     option_skip_dft = 64,
+    option_column_registers = 128,  // contiguous passes: first DIF stages in registers (32-bit words)
 };
 unsigned fast_options();
 // Whether ntt_fast can fuse work into the passes of a transform of 2^log_n words (multi-pass).

@@ -293,6 +293,83 @@ enum Variant { variant_padded = 0, variant_rowstore = 1, variant_registers = 2 }
 // --opts 127 measures what the default's loads and stores cost without the arithmetic).
 constexpr int flag_skip_dft = 1;
 
+// The load phase of a contiguous (last, s = 1) pass with its first DIF stages in registers, the
+// counterpart of the strided passes' register stages (32-bit words, C = 32, R = 2^6..2^8).
+// Thread (warp w, lane l) takes columns jj = 4 w + c (c < 4) and rows d = l + 32 i (i < R / 32):
+// a warp's 32 loads of one (c, i) are 32 consecutive words (the input is column-major: word
+// jj R + d), its rows pair exactly in the DIF stages of half sizes R/2 .. 32, and its tile
+// stores of one (c, i) hit 32 banks (rows l + 32 i, stride C + 1).
+// Twiddles omega_n^{(j0 + jj) d}, walked: along a row from column to column the step is
+// omega^d (the low table, with its companion), and the row's first twiddle walks down the rows
+// by omega^{32 (j0 + 4 w)}; so a tile costs a thread two table powers, R / 32 steps and two
+// products a word.
+template <class T, int LOG_R>
+__device__ __forceinline__ void load_columns_in_registers(const T* in, T* tile, int stride, std::uint32_t j0, bool walking,
+                                                          int pair_shift, const Twiddles<T>& tw, const Modulus<T>& m,
+                                                          const T* roots, const T* roots_q, bool skip_dft)
+{
+    constexpr int R = 1 << LOG_R, rows = R / 32, cols = 4;
+    const int lane = int(threadIdx.x) & 31, first_column = (int(threadIdx.x) >> 5) * cols;
+    T v[cols][rows];
+#pragma unroll
+    for (int c = 0; c < cols; ++c)
+#pragma unroll
+        for (int i = 0; i < rows; ++i) v[c][i] = in[(first_column + c) * R + lane + 32 * i];
+
+    const std::uint32_t r0 = j0 + std::uint32_t(first_column);  // column index r of c = 0
+    if (walking) {
+        TwiddleWalk<T> row_start;  // omega^{r0 d}, d = lane + 32 i
+        row_start.start(r0 * std::uint32_t(lane), tw, m);
+        WalkStep<T> down = WalkStep<T>::of(32 * r0, tw, m);
+#pragma unroll
+        for (int i = 0; i < rows; ++i) {
+            const int d = lane + 32 * i;
+            T across = tw.lo[d], across_q = tw.lo_q[d];  // omega^d: from column c to c + 1
+            TwiddleWalk<T> along = row_start;
+#pragma unroll
+            for (int c = 0; c < cols; ++c) {
+                v[c][i] = along.apply(v[c][i], m);
+                if (c + 1 < cols) along.advance(across, across_q, m);
+            }
+            row_start.advance(down.w, down.q, m);
+        }
+    } else {
+#pragma unroll
+        for (int c = 0; c < cols; ++c)
+#pragma unroll
+            for (int i = 0; i < rows; ++i) {
+                std::uint32_t e = (r0 + c) * std::uint32_t(lane + 32 * i);
+                if (e == 0) continue;
+                if (pair_shift >= 0) {
+                    T w, wq;
+                    load_pair(tw.pairs, e >> pair_shift, w, wq);
+                    v[c][i] = mul_twiddle(v[c][i], w, wq, m);
+                } else {
+                    v[c][i] = mul_power32(v[c][i], e, tw, m);
+                }
+            }
+    }
+
+    if (!skip_dft) {
+#pragma unroll
+        for (int level = 0; level < LOG_R - 5; ++level) {
+            const int span = rows >> (level + 1);
+#pragma unroll
+            for (int i = 0; i < rows; ++i) {
+                if ((i & span) != 0) continue;
+                int idx = (lane + 32 * (i & (span - 1))) << level;  // omega_{2h}^i = omega_R^idx
+                T w = roots[idx], wq = roots_q[idx];
+#pragma unroll
+                for (int c = 0; c < cols; ++c) dif_butterfly<false>(v[c][i], v[c][i + span], w, wq, m);
+            }
+        }
+    }
+#pragma unroll
+    for (int c = 0; c < cols; ++c)
+#pragma unroll
+        for (int i = 0; i < rows; ++i) tile[(lane + 32 * i) * stride + first_column + c] = v[c][i];
+}
+
 // LOG_R, LOG_C >= 0: radix and column count fixed at compile time (the common passes), so
 // that every shift is a constant and the DIF loops unroll; -1: read from g.
 template <class T, int V, int ACCESS, int LOG_R, int LOG_C, bool LAZY, int MODE, int VARIANT>
@@ -306,6 +383,9 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
     constexpr bool rowstore = VARIANT >= variant_rowstore && ACCESS != whole_vectors;
     constexpr bool registers =
         VARIANT == variant_registers && tight && MODE == mode_plain && LOG_R >= 6 && sizeof(T) == 4;
+    // the same for contiguous (last) passes: ColumnRegisters below
+    constexpr bool column_registers = VARIANT == variant_registers && ACCESS == contiguous && LOG_R >= 6 &&
+                                      LOG_C == 5 && sizeof(T) == 4 && (MODE == mode_plain || MODE == mode_store_u64);
     // fused loads hold two words per input (64-bit source, or both factors): half as many in flight;
     // register stages need the whole tile in one round (R / 32 rows per thread)
     constexpr int max_iterations =
@@ -349,7 +429,7 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
     } else if constexpr (ACCESS == strided) {
         walking = g.walk_strided && log_s + log_r < g.log_n;
     }
-    if constexpr (registers) __syncthreads();  // the register stages read the roots before the tile barrier
+    if constexpr (registers || column_registers) __syncthreads();  // the register stages read the roots before the tile barrier
     const int tile_words = R << log_c;
     const std::uint32_t s = 1u << log_s;
     const std::size_t total_blocks =
@@ -409,126 +489,130 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
             step = WalkStep<T>::of(e_step, tw, m);
         }
 
-        // ---- load, a round of load_iterations loads of LV words per thread in flight at once,
-        //      then twiddle by omega_N^{rd} and place word L at (d, jj) of the tile
-        for (int round = 0; round < tile_words; round += load_iterations * threads_per_block * LV) {
-            T buffer[load_iterations][LV];
-            T other[MODE == mode_pointwise ? load_iterations : 1][LV];
-            std::uint64_t wide[MODE == mode_load_u64 ? load_iterations : 1][LV];
-#pragma unroll
-            for (int it = 0; it < load_iterations; ++it) {
-                int L = round + (it * threads_per_block + int(threadIdx.x)) * LV;
-                if (L < tile_words && word_valid(L)) {
-                    if constexpr (MODE == mode_load_u64) {
-                        std::size_t at = src_base + in_offset(L);
-#pragma unroll
-                        for (int k = 0; k < LV; ++k) wide[it][k] = at + k < src_count ? src[at + k] : 0;
-                    } else if constexpr (MODE == mode_pointwise) {
-                        load_words<LV>(in + in_offset(L), buffer[it]);
-                        load_words<LV>(in + (std::size_t(1) << g.log_n) + in_offset(L), other[it]);
-                    } else {
-                        load_words<LV>(in + in_offset(L), buffer[it]);
-                    }
-                }
-            }
-            if (ACCESS == contiguous && walking) {
-                // A loop of its own, so that nothing but the walk sits between a load and its
-                // tile store (in the general loop below, the lookup paths' branches and index
-                // arithmetic were half of this pass's instructions, ncu)
-#pragma unroll
+        if constexpr (column_registers) {
+            load_columns_in_registers<T, LOG_R>(in, tile, stride, j0, walking, g.pair_shift, tw, m, roots, roots_q, skip_dft);
+        } else {
+            // ---- load, a round of load_iterations loads of LV words per thread in flight at once,
+            //      then twiddle by omega_N^{rd} and place word L at (d, jj) of the tile
+            for (int round = 0; round < tile_words; round += load_iterations * threads_per_block * LV) {
+                T buffer[load_iterations][LV];
+                T other[MODE == mode_pointwise ? load_iterations : 1][LV];
+                std::uint64_t wide[MODE == mode_load_u64 ? load_iterations : 1][LV];
+    #pragma unroll
                 for (int it = 0; it < load_iterations; ++it) {
                     int L = round + (it * threads_per_block + int(threadIdx.x)) * LV;
-                    if (L >= tile_words) continue;
-                    int d = (L >> log_s) & (R - 1), jj = ((L >> (log_s + log_r)) << log_s) + (L & int(s - 1));
-                    tile[d * stride + jj] = walk.apply(buffer[it][0], m);
-                    walk.advance(step.w, step.q, m);
-                }
-                continue;  // on to the next round
-            }
-#pragma unroll
-            for (int it = 0; it < load_iterations; ++it) {
-                int L0 = round + (it * threads_per_block + int(threadIdx.x)) * LV;
-                if (L0 >= tile_words) continue;
-                if constexpr (MODE == mode_load_u64) {
-#pragma unroll
-                    for (int k = 0; k < LV; ++k) buffer[it][k] = reduce_word(wide[it][k], f, m);
-                } else if constexpr (MODE == mode_pointwise) {
-#pragma unroll
-                    for (int k = 0; k < LV; ++k) buffer[it][k] = mul_mod(buffer[it][k], other[it][k], m);
-                }
-                if constexpr (ACCESS == whole_vectors) {
-                    bool valid = word_valid(L0);
-#pragma unroll
-                    for (int k = 0; k < V; ++k) {
-                        int L = L0 + k;
-                        tile[(L & (R - 1)) * stride + (L >> log_r)] = valid ? buffer[it][k] : T(0);
+                    if (L < tile_words && word_valid(L)) {
+                        if constexpr (MODE == mode_load_u64) {
+                            std::size_t at = src_base + in_offset(L);
+    #pragma unroll
+                            for (int k = 0; k < LV; ++k) wide[it][k] = at + k < src_count ? src[at + k] : 0;
+                        } else if constexpr (MODE == mode_pointwise) {
+                            load_words<LV>(in + in_offset(L), buffer[it]);
+                            load_words<LV>(in + (std::size_t(1) << g.log_n) + in_offset(L), other[it]);
+                        } else {
+                            load_words<LV>(in + in_offset(L), buffer[it]);
+                        }
                     }
-                } else if constexpr (ACCESS == strided) {
-                    // all V words share row d, and the block shares r: one exponent per vector
-                    int d = L0 >> log_c, jj = L0 & (C - 1);
-                    std::uint32_t e = ((j0 >> log_s) * std::uint32_t(d)) << log_s;
-                    if (walking) {
-#pragma unroll
-                        for (int k = 0; k < V; ++k) buffer[it][k] = walk.apply(buffer[it][k], m);
+                }
+                if (ACCESS == contiguous && walking) {
+                    // A loop of its own, so that nothing but the walk sits between a load and its
+                    // tile store (in the general loop below, the lookup paths' branches and index
+                    // arithmetic were half of this pass's instructions, ncu)
+    #pragma unroll
+                    for (int it = 0; it < load_iterations; ++it) {
+                        int L = round + (it * threads_per_block + int(threadIdx.x)) * LV;
+                        if (L >= tile_words) continue;
+                        int d = (L >> log_s) & (R - 1), jj = ((L >> (log_s + log_r)) << log_s) + (L & int(s - 1));
+                        tile[d * stride + jj] = walk.apply(buffer[it][0], m);
                         walk.advance(step.w, step.q, m);
-                    } else if (e != 0 && g.pair_shift >= 0) {
-                        T w, wq;
-                        load_pair(tw.pairs, e >> g.pair_shift, w, wq);
-#pragma unroll
-                        for (int k = 0; k < V; ++k) buffer[it][k] = mul_twiddle(buffer[it][k], w, wq, m);
-                    } else if (e != 0) {
-#pragma unroll
-                        for (int k = 0; k < V; ++k) buffer[it][k] = mul_power32(buffer[it][k], e, tw, m);
                     }
-                    if constexpr (tight) {
-                        if constexpr (!registers) store_words<V>(tile + d * stride + jj, buffer[it]);
+                    continue;  // on to the next round
+                }
+    #pragma unroll
+                for (int it = 0; it < load_iterations; ++it) {
+                    int L0 = round + (it * threads_per_block + int(threadIdx.x)) * LV;
+                    if (L0 >= tile_words) continue;
+                    if constexpr (MODE == mode_load_u64) {
+    #pragma unroll
+                        for (int k = 0; k < LV; ++k) buffer[it][k] = reduce_word(wide[it][k], f, m);
+                    } else if constexpr (MODE == mode_pointwise) {
+    #pragma unroll
+                        for (int k = 0; k < LV; ++k) buffer[it][k] = mul_mod(buffer[it][k], other[it][k], m);
+                    }
+                    if constexpr (ACCESS == whole_vectors) {
+                        bool valid = word_valid(L0);
+    #pragma unroll
+                        for (int k = 0; k < V; ++k) {
+                            int L = L0 + k;
+                            tile[(L & (R - 1)) * stride + (L >> log_r)] = valid ? buffer[it][k] : T(0);
+                        }
+                    } else if constexpr (ACCESS == strided) {
+                        // all V words share row d, and the block shares r: one exponent per vector
+                        int d = L0 >> log_c, jj = L0 & (C - 1);
+                        std::uint32_t e = ((j0 >> log_s) * std::uint32_t(d)) << log_s;
+                        if (walking) {
+    #pragma unroll
+                            for (int k = 0; k < V; ++k) buffer[it][k] = walk.apply(buffer[it][k], m);
+                            walk.advance(step.w, step.q, m);
+                        } else if (e != 0 && g.pair_shift >= 0) {
+                            T w, wq;
+                            load_pair(tw.pairs, e >> g.pair_shift, w, wq);
+    #pragma unroll
+                            for (int k = 0; k < V; ++k) buffer[it][k] = mul_twiddle(buffer[it][k], w, wq, m);
+                        } else if (e != 0) {
+    #pragma unroll
+                            for (int k = 0; k < V; ++k) buffer[it][k] = mul_power32(buffer[it][k], e, tw, m);
+                        }
+                        if constexpr (tight) {
+                            if constexpr (!registers) store_words<V>(tile + d * stride + jj, buffer[it]);
+                        } else {
+    #pragma unroll
+                            for (int k = 0; k < V; ++k) tile[d * stride + jj + k] = buffer[it][k];
+                        }
                     } else {
-#pragma unroll
-                        for (int k = 0; k < V; ++k) tile[d * stride + jj + k] = buffer[it][k];
+    #pragma unroll
+                        for (int k = 0; k < LV; ++k) {
+                            int L = L0 + k;
+                            int t = L & int(s - 1);
+                            int d = (L >> log_s) & (R - 1);
+                            int jj = ((L >> (log_s + log_r)) << log_s) + t;
+                            std::uint32_t e = (((j0 + jj) >> log_s) * std::uint32_t(d)) << log_s;
+                            T value = buffer[it][k];
+                            if (e != 0) {
+                                if (g.pair_shift >= 0) {
+                                    T w, wq;
+                                    load_pair(tw.pairs, e >> g.pair_shift, w, wq);
+                                    value = mul_twiddle(value, w, wq, m);
+                                } else {
+                                    value = mul_power32(value, e, tw, m);
+                                }
+                            }
+                            tile[d * stride + jj] = value;
+                        }
                     }
-                } else {
-#pragma unroll
-                    for (int k = 0; k < LV; ++k) {
-                        int L = L0 + k;
-                        int t = L & int(s - 1);
-                        int d = (L >> log_s) & (R - 1);
-                        int jj = ((L >> (log_s + log_r)) << log_s) + t;
-                        std::uint32_t e = (((j0 + jj) >> log_s) * std::uint32_t(d)) << log_s;
-                        T value = buffer[it][k];
-                        if (e != 0) {
-                            if (g.pair_shift >= 0) {
-                                T w, wq;
-                                load_pair(tw.pairs, e >> g.pair_shift, w, wq);
-                                value = mul_twiddle(value, w, wq, m);
-                            } else {
-                                value = mul_power32(value, e, tw, m);
+                }
+                if constexpr (registers) {
+                    // The thread holds rows r0 + 32 it (it < R / 32) of columns jj .. jj + V - 1: the
+                    // first log_r - 5 DIF stages (half sizes R/2 .. 32) pair only these rows.
+                    constexpr int rows = max_iterations, stages = LOG_R - 5;
+                    const int r0 = (int(threadIdx.x) * V) >> LOG_C, jj = (int(threadIdx.x) * V) & (C - 1);
+                    if (!skip_dft) {
+    #pragma unroll
+                        for (int level = 0; level < stages; ++level) {
+                            const int span = rows >> (level + 1);
+    #pragma unroll
+                            for (int it = 0; it < rows; ++it) {
+                                if ((it & span) != 0) continue;
+                                int idx = (r0 + 32 * (it & (span - 1))) << level;  // omega_{2h}^i = omega_R^idx
+                                T w = roots[idx], wq = roots_q[idx];
+    #pragma unroll
+                                for (int k = 0; k < V; ++k) dif_butterfly<LAZY>(buffer[it][k], buffer[it + span][k], w, wq, m);
                             }
                         }
-                        tile[d * stride + jj] = value;
                     }
+    #pragma unroll
+                    for (int it = 0; it < rows; ++it) store_words<V>(tile + (r0 + 32 * it) * stride + jj, buffer[it]);
                 }
-            }
-            if constexpr (registers) {
-                // The thread holds rows r0 + 32 it (it < R / 32) of columns jj .. jj + V - 1: the
-                // first log_r - 5 DIF stages (half sizes R/2 .. 32) pair only these rows.
-                constexpr int rows = max_iterations, stages = LOG_R - 5;
-                const int r0 = (int(threadIdx.x) * V) >> LOG_C, jj = (int(threadIdx.x) * V) & (C - 1);
-                if (!skip_dft) {
-#pragma unroll
-                    for (int level = 0; level < stages; ++level) {
-                        const int span = rows >> (level + 1);
-#pragma unroll
-                        for (int it = 0; it < rows; ++it) {
-                            if ((it & span) != 0) continue;
-                            int idx = (r0 + 32 * (it & (span - 1))) << level;  // omega_{2h}^i = omega_R^idx
-                            T w = roots[idx], wq = roots_q[idx];
-#pragma unroll
-                            for (int k = 0; k < V; ++k) dif_butterfly<LAZY>(buffer[it][k], buffer[it + span][k], w, wq, m);
-                        }
-                    }
-                }
-#pragma unroll
-                for (int it = 0; it < rows; ++it) store_words<V>(tile + (r0 + 32 * it) * stride + jj, buffer[it]);
             }
         }
         __syncthreads();
@@ -536,7 +620,7 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
         // ---- R-point DFTs down the columns, three stages per shared-memory round trip
         // (four stages per round trip on 32-bit words; 16 64-bit values would not fit the registers)
         if (skip_dft) {
-        } else if constexpr (registers) {
+        } else if constexpr (registers || column_registers) {
             // stages with half sizes 16 .. 1 left: one round trip of 32 entries (32-bit words)
             dif_stages<32, LAZY>(tile, stride, log_r, 4, log_c, m, roots, roots_q);
         } else {
@@ -641,15 +725,16 @@ static void launch_pass(const T* in, T* out, const PassGeometry& g, std::size_t 
 
 // The fused modes exist for the wide-vector strided (first pass) and contiguous (last pass)
 // kernels only; fast_fusable() promises the geometry. Variant 2 differs from 1 only on plain
-// strided passes, and 1 from 0 only on strided / contiguous ones: no duplicate kernels.
+// strided passes and on contiguous ones (plain or widening), and 1 from 0 only on strided /
+// contiguous ones: no duplicate kernels.
 template <class T, bool LAZY, int V, int ACCESS, int LOG_R = -1, int LOG_C = -1, int VARIANT = 0>
 static void launch_mode(int mode, const T* in, T* out, const PassGeometry& g, std::size_t blocks, const Modulus<T>& m,
                         const Twiddles<T>& tw, bool scale_output, T scale, T scale_q, const Fusion<T>& f)
 {
     constexpr bool wide = V * sizeof(T) == 16;
-    constexpr int fused_variant = VARIANT == 2 ? 1 : VARIANT;
+    constexpr int fused_variant = VARIANT == 2 && ACCESS != contiguous ? 1 : VARIANT;
     if (mode == mode_plain) {
-        constexpr int plain_variant = ACCESS == strided ? VARIANT : fused_variant;
+        constexpr int plain_variant = ACCESS == strided || ACCESS == contiguous ? VARIANT : fused_variant;
         launch_pass<T, LAZY, V, ACCESS, LOG_R, LOG_C, mode_plain, plain_variant>(in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
         return;
     }
@@ -685,12 +770,13 @@ static void launch_mode(int mode, const T* in, T* out, const PassGeometry& g, st
 // variant 0, and only 32-bit kernels are built in the other variants.
 static unsigned g_fast_options =
     option_pair_tables | option_fuse_product | option_twiddle_walk | option_strided_walk | option_row_stores |
-    option_register_stages;
+    option_register_stages | option_column_registers;
 template <class T>
 static int variant_of_options(int access)
 {
     if (sizeof(T) != 4) return variant_padded;
     if (access == strided && (g_fast_options & option_register_stages)) return variant_registers;
+    if (access == contiguous && (g_fast_options & option_column_registers)) return variant_registers;
     return (g_fast_options & option_row_stores) ? variant_rowstore : variant_padded;
 }
 template <class T, bool LAZY, int ACCESS, int LOG_R, int LOG_C>

@@ -200,7 +200,7 @@ TEST_CASE("layout variants of the fast passes give the same transforms", "[gpu][
                 forward(x32, n, 1, std::uint32_t(p), std::uint32_t(w));
                 narrow_reference = x32.to_host();
             }
-            for (unsigned options : {19u, 51u, 63u}) {
+            for (unsigned options : {19u, 51u, 63u, 191u}) {  // 191: + register stages on the last pass
                 tune_fast_options(options);
                 INFO("p = " << hex(p) << ", n = 2^" << log_n << ", options " << options);
                 auto X = forward(x, n, p, w);
