@@ -474,7 +474,7 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
 
         TwiddleWalk<T> walk;
         WalkStep<T> step{};
-        if (walking) {
+        if (walking && !column_registers) {  // load_columns_in_registers walks its own way
             std::uint32_t L = threadIdx.x * LV, r, d, e_step;
             if constexpr (ACCESS == contiguous) {
                 d = (L >> log_s) & (R - 1);
