@@ -116,8 +116,9 @@ struct Fusion {
     T one_q = 0, two32 = 0, two32_q = 0;  // x mod p for 64-bit x (Shoup by 1 and by 2^32 mod p)
 };
 // Options of the fast transform (bits), for A/B measurements in one binary (cas-bench --opts).
-// The variants of the common passes (Variant in ntt_fast.cu) apply to 32-bit words only; bit 6
-// skips the DFT stages (diagnostic for cas-bench: wrong results, loads and stores only).
+// The variants of the common passes (Variant in ntt_fast.cu) apply to 32-bit words, but for the
+// last pass's register stages (both word sizes); bit 6 skips the DFT stages (diagnostic for
+// cas-bench: wrong results, loads and stores only).
 enum FastOption : unsigned {
     option_pair_tables = 1,      // per-pass (w, w') tables for N <= 2^16: one product per twiddle
     option_fuse_product = 2,     // products fused into the passes
@@ -126,7 +127,7 @@ enum FastOption : unsigned {
     option_row_stores = 16,      // row-order stores and unpadded strided tiles (32-bit words)
     option_register_stages = 32, // first DIF stages of strided passes in registers (32-bit words)
     option_skip_dft = 64,
-    option_column_registers = 128,  // contiguous passes: first DIF stages in registers (32-bit words)
+    option_column_registers = 128,  // contiguous passes: first DIF stages in registers
 };
 unsigned fast_options();
 // Whether ntt_fast can fuse work into the passes of a transform of 2^log_n words (multi-pass).

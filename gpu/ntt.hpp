@@ -114,8 +114,8 @@ void tune_fast(int word_bytes, int log_tile, int log_max_radix, int log_columns)
 // the transform passes (zero padding, pointwise product, widening), bit 2 twiddles of the last
 // pass walked by Montgomery products instead of looked up, bit 3 the strided passes' twiddles
 // walked too, bit 4 row-order stores and unpadded strided tiles, bit 5 the first DIF stages of
-// strided passes in registers, bit 7 the same on the last pass (bits 3-5 and 7: 32-bit words
-// only), bit 6 (benchmark diagnostic only, wrong results) no DFT stages. Returns the previous value.
+// strided passes in registers (bits 3-5: 32-bit words only), bit 7 the same on the last pass,
+// bit 6 (benchmark diagnostic only, wrong results) no DFT stages. Returns the previous value.
 unsigned tune_fast_options(unsigned options);
 
 // Drops the cached twiddle tables (they are built on the GPU once per (p, n, w)).

@@ -294,21 +294,24 @@ enum Variant { variant_padded = 0, variant_rowstore = 1, variant_registers = 2 }
 constexpr int flag_skip_dft = 1;
 
 // The load phase of a contiguous (last, s = 1) pass with its first DIF stages in registers, the
-// counterpart of the strided passes' register stages (32-bit words, C = 32, R = 2^6..2^8).
-// Thread (warp w, lane l) takes columns jj = 4 w + c (c < 4) and rows d = l + 32 i (i < R / 32):
+// counterpart of the strided passes' register stages (R = 2^6..2^8; C = 32 32-bit words or 16
+// 64-bit ones, so a warp takes 4 or 2 columns).
+// Thread (warp w, lane l) takes columns jj = cols w + c (c < cols) and rows d = l + 32 i (i < R / 32):
 // a warp's 32 loads of one (c, i) are 32 consecutive words (the input is column-major: word
 // jj R + d), its rows pair exactly in the DIF stages of half sizes R/2 .. 32, and its tile
 // stores of one (c, i) hit 32 banks (rows l + 32 i, stride C + 1).
 // Twiddles omega_n^{(j0 + jj) d}, walked: along a row from column to column the step is
 // omega^d (the low table, with its companion), and the row's first twiddle walks down the rows
-// by omega^{32 (j0 + 4 w)}; so a tile costs a thread two table powers, R / 32 steps and two
-// products a word.
-template <class T, int LOG_R>
+// by omega^{32 (j0 + cols w)}; so a tile costs a thread two table powers, R / 32 steps and two
+// products a word. Measured on the H100, forward NTT at 2^24: 31-bit 0.193 -> 0.178 ms; 64-bit
+// words (three DIF stages in registers, then two shared-memory round trips instead of three)
+// 2^21..2^23 1-3% faster (62-bit 2^23 0.303 -> 0.294 ms), 2^24 within noise (0.554 -> 0.551).
+template <class T, int LOG_R, int LOG_C, bool LAZY>
 __device__ __forceinline__ void load_columns_in_registers(const T* in, T* tile, int stride, std::uint32_t j0, bool walking,
                                                           int pair_shift, const Twiddles<T>& tw, const Modulus<T>& m,
                                                           const T* roots, const T* roots_q, bool skip_dft)
 {
-    constexpr int R = 1 << LOG_R, rows = R / 32, cols = 4;
+    constexpr int R = 1 << LOG_R, rows = R / 32, cols = (1 << LOG_C) / (threads_per_block / 32);
     const int lane = int(threadIdx.x) & 31, first_column = (int(threadIdx.x) >> 5) * cols;
     T v[cols][rows];
 #pragma unroll
@@ -360,7 +363,7 @@ __device__ __forceinline__ void load_columns_in_registers(const T* in, T* tile, 
                 int idx = (lane + 32 * (i & (span - 1))) << level;  // omega_{2h}^i = omega_R^idx
                 T w = roots[idx], wq = roots_q[idx];
 #pragma unroll
-                for (int c = 0; c < cols; ++c) dif_butterfly<false>(v[c][i], v[c][i + span], w, wq, m);
+                for (int c = 0; c < cols; ++c) dif_butterfly<LAZY>(v[c][i], v[c][i + span], w, wq, m);
             }
         }
     }
@@ -385,7 +388,7 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
         VARIANT == variant_registers && tight && MODE == mode_plain && LOG_R >= 6 && sizeof(T) == 4;
     // the same for contiguous (last) passes: ColumnRegisters below
     constexpr bool column_registers = VARIANT == variant_registers && ACCESS == contiguous && LOG_R >= 6 &&
-                                      LOG_C == 5 && sizeof(T) == 4 && (MODE == mode_plain || MODE == mode_store_u64);
+                                      LOG_C == (sizeof(T) == 4 ? 5 : 4) && (MODE == mode_plain || MODE == mode_store_u64);
     // fused loads hold two words per input (64-bit source, or both factors): half as many in flight;
     // register stages need the whole tile in one round (R / 32 rows per thread)
     constexpr int max_iterations =
@@ -490,7 +493,7 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
         }
 
         if constexpr (column_registers) {
-            load_columns_in_registers<T, LOG_R>(in, tile, stride, j0, walking, g.pair_shift, tw, m, roots, roots_q, skip_dft);
+            load_columns_in_registers<T, LOG_R, LOG_C, LAZY>(in, tile, stride, j0, walking, g.pair_shift, tw, m, roots, roots_q, skip_dft);
         } else {
             // ---- load, a round of load_iterations loads of LV words per thread in flight at once,
             //      then twiddle by omega_N^{rd} and place word L at (d, jj) of the tile
@@ -620,9 +623,13 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
         // ---- R-point DFTs down the columns, three stages per shared-memory round trip
         // (four stages per round trip on 32-bit words; 16 64-bit values would not fit the registers)
         if (skip_dft) {
-        } else if constexpr (registers || column_registers) {
+        } else if constexpr ((registers || column_registers) && sizeof(T) == 4) {
             // stages with half sizes 16 .. 1 left: one round trip of 32 entries (32-bit words)
             dif_stages<32, LAZY>(tile, stride, log_r, 4, log_c, m, roots, roots_q);
+        } else if constexpr (column_registers) {
+            // the same in two round trips on 64-bit words (32 of them would not fit the registers)
+            dif_stages<8, LAZY>(tile, stride, log_r, 4, log_c, m, roots, roots_q);
+            dif_stages<4, LAZY>(tile, stride, log_r, 1, log_c, m, roots, roots_q);
         } else {
             int log_h = log_r - 1;
             if constexpr (sizeof(T) == 4)
@@ -767,14 +774,16 @@ static void launch_mode(int mode, const T* in, T* out, const PassGeometry& g, st
 //   rows + regs  .033-.037 .044-.047 .073-.075 .145-.147 .289-.293  .053 .088-.089 .172-.175 .316-.317 .609-.612
 // Register stages pay on 32-bit words (one shared-memory round trip of three saved); on 64-bit
 // words they were mixed (3-5% slower at 2^22, where row-order stores spill): 64-bit words keep
-// variant 0, and only 32-bit kernels are built in the other variants.
+// variant 0, and only 32-bit kernels are built in the other variants, but for the last pass's
+// register stages (option bit 7), which 64-bit words take too.
 static unsigned g_fast_options =
     option_pair_tables | option_fuse_product | option_twiddle_walk | option_strided_walk | option_row_stores |
     option_register_stages | option_column_registers;
 template <class T>
 static int variant_of_options(int access)
 {
-    if (sizeof(T) != 4) return variant_padded;
+    if (sizeof(T) != 4)
+        return access == contiguous && (g_fast_options & option_column_registers) ? variant_registers : variant_padded;
     if (access == strided && (g_fast_options & option_register_stages)) return variant_registers;
     if (access == contiguous && (g_fast_options & option_column_registers)) return variant_registers;
     return (g_fast_options & option_row_stores) ? variant_rowstore : variant_padded;
@@ -784,6 +793,12 @@ static void launch_variant(int mode, const T* in, T* out, const PassGeometry& g,
                            const Twiddles<T>& tw, bool scale_output, T scale, T scale_q, const Fusion<T>& f)
 {
     constexpr int wide = int(16 / sizeof(T));
+    if constexpr (sizeof(T) == 8 && ACCESS == contiguous) {
+        if (variant_of_options<T>(ACCESS) == variant_registers) {
+            launch_mode<T, LAZY, wide, ACCESS, LOG_R, LOG_C, variant_registers>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+            return;
+        }
+    }
     if constexpr (sizeof(T) == 4) {
         switch (variant_of_options<T>(ACCESS)) {
         case variant_registers:

@@ -178,10 +178,11 @@ TEST_CASE("length 2^27: round trip, algorithms agree, X_0 and X_1 match the defi
 TEST_CASE("layout variants of the fast passes give the same transforms", "[gpu][ntt]")
 {
     // tune_fast_options bits 4 (row-order stores, unpadded strided tiles with 16-byte shared
-    // accesses) and 5 (first DIF stages of strided passes in registers), with and without the
-    // twiddle walks (bits 2, 3), against bits 0 and 1 alone: the passes of radix 2^7 / 2^8
-    // (n >= 2^13), strided and contiguous. The variants exist for 32-bit words; the 64-bit
-    // primes (lazy p < 2^62, full p >= 2^63) check that the options leave their kernels alone.
+    // accesses), 5 (first DIF stages of strided passes in registers) and 7 (the same on the last
+    // pass), with and without the twiddle walks (bits 2, 3), against bits 0 and 1 alone: the
+    // passes of radix 2^7 / 2^8 (n >= 2^13), strided and contiguous. Bits 4 and 5 exist for
+    // 32-bit words, bit 7 for both sizes: the 64-bit primes (lazy p < 2^62, full p >= 2^63) run
+    // its last passes, and check that the other options leave their kernels alone.
     CAS_REQUIRE_GPU();
     int max_log = multiplier() < 0.5 ? 15 : 22;
     std::vector<std::uint64_t> primes = {ntt_primes(31, 22, 1).at(0), ntt_primes(62, 22, 1).at(0),
