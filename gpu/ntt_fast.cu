@@ -293,6 +293,27 @@ enum Variant { variant_padded = 0, variant_rowstore = 1, variant_registers = 2 }
 // --opts 127 measures what the default's loads and stores cost without the arithmetic).
 constexpr int flag_skip_dft = 1;
 
+// The first STAGES radix-2 DIF stages (half sizes R/2 .. 32) on the rows a thread holds in
+// registers: rows first_row + 32 i (i < ROWS) of WIDTH columns, at(i, c) the value of row i in
+// column c. Rows 32 apart are exactly the pairs of those stages, so they need no shared memory.
+template <int ROWS, int WIDTH, int STAGES, bool LAZY, class T, class At>
+__device__ __forceinline__ void register_dif_stages(At at, int first_row, const T* roots, const T* roots_q,
+                                                    const Modulus<T>& m)
+{
+#pragma unroll
+    for (int level = 0; level < STAGES; ++level) {
+        const int span = ROWS >> (level + 1);
+#pragma unroll
+        for (int i = 0; i < ROWS; ++i) {
+            if ((i & span) != 0) continue;
+            int idx = (first_row + 32 * (i & (span - 1))) << level;  // omega_{2h}^i = omega_R^idx
+            T w = roots[idx], wq = roots_q[idx];
+#pragma unroll
+            for (int c = 0; c < WIDTH; ++c) dif_butterfly<LAZY>(at(i, c), at(i + span, c), w, wq, m);
+        }
+    }
+}
+
 // The load phase of a contiguous (last, s = 1) pass with its first DIF stages in registers, the
 // counterpart of the strided passes' register stages (R = 2^6..2^8; C = 32 32-bit words or 16
 // 64-bit ones, so a warp takes 4 or 2 columns).
@@ -353,20 +374,9 @@ __device__ __forceinline__ void load_columns_in_registers(const T* in, T* tile, 
             }
     }
 
-    if (!skip_dft) {
-#pragma unroll
-        for (int level = 0; level < LOG_R - 5; ++level) {
-            const int span = rows >> (level + 1);
-#pragma unroll
-            for (int i = 0; i < rows; ++i) {
-                if ((i & span) != 0) continue;
-                int idx = (lane + 32 * (i & (span - 1))) << level;  // omega_{2h}^i = omega_R^idx
-                T w = roots[idx], wq = roots_q[idx];
-#pragma unroll
-                for (int c = 0; c < cols; ++c) dif_butterfly<LAZY>(v[c][i], v[c][i + span], w, wq, m);
-            }
-        }
-    }
+    if (!skip_dft)
+        register_dif_stages<rows, cols, LOG_R - 5, LAZY>([&](int i, int c) -> T& { return v[c][i]; }, lane, roots,
+                                                        roots_q, m);
 #pragma unroll
     for (int c = 0; c < cols; ++c)
 #pragma unroll
@@ -599,20 +609,9 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
                     // first log_r - 5 DIF stages (half sizes R/2 .. 32) pair only these rows.
                     constexpr int rows = max_iterations, stages = LOG_R - 5;
                     const int r0 = (int(threadIdx.x) * V) >> LOG_C, jj = (int(threadIdx.x) * V) & (C - 1);
-                    if (!skip_dft) {
-    #pragma unroll
-                        for (int level = 0; level < stages; ++level) {
-                            const int span = rows >> (level + 1);
-    #pragma unroll
-                            for (int it = 0; it < rows; ++it) {
-                                if ((it & span) != 0) continue;
-                                int idx = (r0 + 32 * (it & (span - 1))) << level;  // omega_{2h}^i = omega_R^idx
-                                T w = roots[idx], wq = roots_q[idx];
-    #pragma unroll
-                                for (int k = 0; k < V; ++k) dif_butterfly<LAZY>(buffer[it][k], buffer[it + span][k], w, wq, m);
-                            }
-                        }
-                    }
+                    if (!skip_dft)
+                        register_dif_stages<rows, V, stages, LAZY>([&](int it, int k) -> T& { return buffer[it][k]; },
+                                                                   r0, roots, roots_q, m);
     #pragma unroll
                     for (int it = 0; it < rows; ++it) store_words<V>(tile + (r0 + 32 * it) * stride + jj, buffer[it]);
                 }
