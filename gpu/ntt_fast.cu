@@ -396,7 +396,7 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
     constexpr bool rowstore = VARIANT >= variant_rowstore && ACCESS != whole_vectors;
     constexpr bool registers =
         VARIANT == variant_registers && tight && MODE == mode_plain && LOG_R >= 6 && sizeof(T) == 4;
-    // the same for contiguous (last) passes: ColumnRegisters below
+    // the same for contiguous (last) passes: load_columns_in_registers
     constexpr bool column_registers = VARIANT == variant_registers && ACCESS == contiguous && LOG_R >= 6 &&
                                       LOG_C == (sizeof(T) == 4 ? 5 : 4) && (MODE == mode_plain || MODE == mode_store_u64);
     // fused loads hold two words per input (64-bit source, or both factors): half as many in flight;
@@ -511,13 +511,13 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
                 T buffer[load_iterations][LV];
                 T other[MODE == mode_pointwise ? load_iterations : 1][LV];
                 std::uint64_t wide[MODE == mode_load_u64 ? load_iterations : 1][LV];
-    #pragma unroll
+#pragma unroll
                 for (int it = 0; it < load_iterations; ++it) {
                     int L = round + (it * threads_per_block + int(threadIdx.x)) * LV;
                     if (L < tile_words && word_valid(L)) {
                         if constexpr (MODE == mode_load_u64) {
                             std::size_t at = src_base + in_offset(L);
-    #pragma unroll
+#pragma unroll
                             for (int k = 0; k < LV; ++k) wide[it][k] = at + k < src_count ? src[at + k] : 0;
                         } else if constexpr (MODE == mode_pointwise) {
                             load_words<LV>(in + in_offset(L), buffer[it]);
@@ -531,7 +531,7 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
                     // A loop of its own, so that nothing but the walk sits between a load and its
                     // tile store (in the general loop below, the lookup paths' branches and index
                     // arithmetic were half of this pass's instructions, ncu)
-    #pragma unroll
+#pragma unroll
                     for (int it = 0; it < load_iterations; ++it) {
                         int L = round + (it * threads_per_block + int(threadIdx.x)) * LV;
                         if (L >= tile_words) continue;
@@ -541,20 +541,20 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
                     }
                     continue;  // on to the next round
                 }
-    #pragma unroll
+#pragma unroll
                 for (int it = 0; it < load_iterations; ++it) {
                     int L0 = round + (it * threads_per_block + int(threadIdx.x)) * LV;
                     if (L0 >= tile_words) continue;
                     if constexpr (MODE == mode_load_u64) {
-    #pragma unroll
+#pragma unroll
                         for (int k = 0; k < LV; ++k) buffer[it][k] = reduce_word(wide[it][k], f, m);
                     } else if constexpr (MODE == mode_pointwise) {
-    #pragma unroll
+#pragma unroll
                         for (int k = 0; k < LV; ++k) buffer[it][k] = mul_mod(buffer[it][k], other[it][k], m);
                     }
                     if constexpr (ACCESS == whole_vectors) {
                         bool valid = word_valid(L0);
-    #pragma unroll
+#pragma unroll
                         for (int k = 0; k < V; ++k) {
                             int L = L0 + k;
                             tile[(L & (R - 1)) * stride + (L >> log_r)] = valid ? buffer[it][k] : T(0);
@@ -564,26 +564,26 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
                         int d = L0 >> log_c, jj = L0 & (C - 1);
                         std::uint32_t e = ((j0 >> log_s) * std::uint32_t(d)) << log_s;
                         if (walking) {
-    #pragma unroll
+#pragma unroll
                             for (int k = 0; k < V; ++k) buffer[it][k] = walk.apply(buffer[it][k], m);
                             walk.advance(step.w, step.q, m);
                         } else if (e != 0 && g.pair_shift >= 0) {
                             T w, wq;
                             load_pair(tw.pairs, e >> g.pair_shift, w, wq);
-    #pragma unroll
+#pragma unroll
                             for (int k = 0; k < V; ++k) buffer[it][k] = mul_twiddle(buffer[it][k], w, wq, m);
                         } else if (e != 0) {
-    #pragma unroll
+#pragma unroll
                             for (int k = 0; k < V; ++k) buffer[it][k] = mul_power32(buffer[it][k], e, tw, m);
                         }
                         if constexpr (tight) {
                             if constexpr (!registers) store_words<V>(tile + d * stride + jj, buffer[it]);
                         } else {
-    #pragma unroll
+#pragma unroll
                             for (int k = 0; k < V; ++k) tile[d * stride + jj + k] = buffer[it][k];
                         }
                     } else {
-    #pragma unroll
+#pragma unroll
                         for (int k = 0; k < LV; ++k) {
                             int L = L0 + k;
                             int t = L & int(s - 1);
@@ -612,7 +612,7 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
                     if (!skip_dft)
                         register_dif_stages<rows, V, stages, LAZY>([&](int it, int k) -> T& { return buffer[it][k]; },
                                                                    r0, roots, roots_q, m);
-    #pragma unroll
+#pragma unroll
                     for (int it = 0; it < rows; ++it) store_words<V>(tile + (r0 + 32 * it) * stride + jj, buffer[it]);
                 }
             }
