@@ -18,8 +18,7 @@ namespace cas::gpu::test {
 #define CAS_REQUIRE_GPU()                                  \
     do {                                                   \
         if (!::cas::gpu::available()) {                    \
-            WARN("SKIPPED: no CUDA device ("                \
-                 << ::cas::gpu::describe() << ")");        \
+            WARN("SKIPPED: " << ::cas::gpu::describe());   \
             return;                                        \
         }                                                  \
     } while (0)
