@@ -168,9 +168,9 @@ TEST_CASE("fused products (padding, pointwise product, widening inside the passe
                                          ntt_primes(64, 22, 1).at(0), 0xFFFFFFFF00000001ull, odd_heavy_prime(63),
                                          odd_heavy_prime(64)};
     int max_log = multiplier() < 0.5 ? 14 : 19;
-    // 191 (default), 63, 51 and 19: the layout variants of the 32-bit passes (register stages on
-    // the last pass, row-order stores, register stages) with and without the twiddle walks; 15:
-    // walks alone
+    // 191 (default), 63, 51 and 19: the layout variants (register stages on the last pass, for
+    // both word sizes; row-order stores and register stages of the 32-bit strided passes) with
+    // and without the twiddle walks; 15: walks alone
     for (unsigned options : {191u, 63u, 51u, 19u, 15u, 3u, 0u, 4u}) {
         FastOptions scope(options);
         for (std::uint64_t p : primes) {
