@@ -279,7 +279,8 @@ struct TwiddleWalk {
 enum Mode { mode_plain = 0, mode_load_u64 = 1, mode_pointwise = 2, mode_store_u64 = 3 };
 
 // Layout variants of the common passes (radix 2^7 / 2^8, 128-byte runs), chosen at run time by
-// tune_fast_options bits 4 and 5 so one binary compares them (cas-bench --opts; 32-bit words):
+// tune_fast_options bits 4, 5 and 7 so one binary compares them (cas-bench --opts; 32-bit words,
+// but for variant 2 on contiguous passes, which 64-bit words take too):
 //   variant 0  tile rows padded to C + 1 words; the store phase walks outputs c in order and
 //              reads tile row bitrev(c) (a warp's 4 rows then share banks: 4-way conflicts)
 //   variant 1  the store phase walks tile rows in order (c = bitrev(row)): conflict-free; on
@@ -287,7 +288,8 @@ enum Mode { mode_plain = 0, mode_load_u64 = 1, mode_pointwise = 2, mode_store_u6
 //              vectors through shared memory (a quarter / half of the shared instructions)
 //   variant 2  variant 1, and on strided passes the first log_r - 5 DIF stages run in registers
 //              straight after the global loads (a thread holds rows t, t + 32, ... of its columns:
-//              exactly one radix-2^(log_r-5) DIF group), one shared-memory round trip fewer.
+//              exactly one radix-2^(log_r-5) DIF group), one shared-memory round trip fewer; on
+//              contiguous passes the same stages run in load_columns_in_registers (bit 7).
 enum Variant { variant_padded = 0, variant_rowstore = 1, variant_registers = 2 };
 // PassGeometry::flags bit 0: skip the DFT stages (diagnostic only, wrong results: cas-bench
 // --opts 127 measures what the default's loads and stores cost without the arithmetic).
@@ -764,8 +766,8 @@ static void launch_mode(int mode, const T* in, T* out, const PassGeometry& g, st
 }
 
 // The variant of the common passes (Variant above) from tune_fast_options: bit 5 puts the first
-// DIF stages of strided passes in registers, bit 4 selects row-order stores (and unpadded tiles
-// on strided passes). Contiguous passes follow bit 4 alone. Measured 2026-11-23 on the H100
+// DIF stages of strided passes in registers, bit 7 those of contiguous passes, bit 4 selects
+// row-order stores (and unpadded tiles on strided passes) where neither applies. Measured 2026-11-23 on the H100
 // (branch ntt-variants, before the twiddle walks), forward NTT ms at 2^20..2^24:
 //   variants     31-bit                                   62-bit
 //   none         .033-.034 .052 .083 .157-.160 .312-.314  .055 .087-.088 .167 .318-.321 .618-.620
