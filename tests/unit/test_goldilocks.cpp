@@ -39,9 +39,6 @@ TEST_CASE("goldilocks: the prime and its constants", "[goldilocks]")
     const std::uint64_t ninv = n_preinvert_limb(gl::prime);
     CHECK(n_ll_mod_preinv(1, 0, gl::prime, ninv) == gl::epsilon);                         // 2^64
     CHECK(n_powmod2_preinv(2, 96, gl::prime, ninv) == gl::prime - 1);                     // 2^96 = -1
-    CHECK(n_powmod2_preinv(2, gl::order_of_two, gl::prime, ninv) == 1);
-    CHECK(n_powmod2_preinv(2, gl::order_of_two / 2, gl::prime, ninv) != 1);
-    CHECK(n_powmod2_preinv(2, gl::order_of_two / 3, gl::prime, ninv) != 1);
 }
 
 TEST_CASE("goldilocks: 128-bit reduction, sum, difference and product agree with FLINT", "[goldilocks]")
@@ -66,40 +63,4 @@ TEST_CASE("goldilocks: 128-bit reduction, sum, difference and product agree with
             REQUIRE(gl::sub(a, b) == n_submod(a, b, p));
             REQUIRE(gl::mul(a, b) == n_mulmod2_preinv(a, b, p, ninv));
         }
-}
-
-TEST_CASE("goldilocks: products by powers of two are shifts, for every exponent below 192", "[goldilocks]")
-{
-    FreshRandom r;
-    INFO("seed " << r.seed);
-    const std::uint64_t p = gl::prime, ninv = n_preinvert_limb(p);
-    std::vector<std::uint64_t> residues;
-    for (std::uint64_t w : edge_words()) residues.push_back(w % p);
-    for (std::uint64_t w : random_words(r, 100, p)) residues.push_back(w);
-    for (int k = 0; k < gl::order_of_two; ++k) {
-        const std::uint64_t power = n_powmod2_preinv(2, k, p, ninv);
-        CHECK(gl::pow2_exponent(power) == k);
-        for (std::uint64_t x : residues) {
-            INFO("x " << x << ", k " << k);
-            REQUIRE(gl::mul_pow2(x, k) == n_mulmod2_preinv(x, power, p, ninv));
-        }
-    }
-}
-
-TEST_CASE("goldilocks: every root of unity of order dividing 64 is a power of two, no other", "[goldilocks]")
-{
-    const std::uint64_t p = gl::prime, ninv = n_preinvert_limb(p);
-    for (int log_order = 0; log_order <= 6; ++log_order) {
-        const std::uint64_t w = cas::gpu::root_of_unity(p, std::size_t(1) << log_order);
-        INFO("order 2^" << log_order);
-        REQUIRE(w != 0);
-        for (std::uint64_t k = 1; k < (std::uint64_t(1) << log_order); k += 2) {  // every primitive root
-            const int e = gl::pow2_exponent(n_powmod2_preinv(w, k, p, ninv));
-            CHECK(e >= 0);
-            CHECK(e % (gl::order_of_two >> log_order) == 0);
-        }
-    }
-    const std::uint64_t w128 = cas::gpu::root_of_unity(p, 128);  // 128 does not divide 192
-    CHECK(gl::pow2_exponent(w128) == -1);
-    CHECK(gl::pow2_exponent(3) == -1);
 }
