@@ -128,6 +128,7 @@ enum FastOption : unsigned {
     option_register_stages = 32, // first DIF stages of strided passes in registers (32-bit words)
     option_skip_dft = 64,
     option_column_registers = 128,  // contiguous passes: first DIF stages in registers
+    option_goldilocks = 512,        // p = 2^64 - 2^32 + 1: products by shifts and additions
 };
 unsigned fast_options();
 // Whether ntt_fast can fuse work into the passes of a transform of 2^log_n words (multi-pass).

@@ -38,6 +38,7 @@
 // 0.259 ms at 2^24 (62 / 31-bit) against 0.618 / 0.313: most of the time is the data movement of
 // three passes with 128-byte runs itself. gpu/README.md.
 #include "gpu/detail.cuh"
+#include "gpu/goldilocks.hpp"
 
 #include <algorithm>
 #include <type_traits>
@@ -87,21 +88,56 @@ __device__ inline unsigned bit_reverse(unsigned i, int bits)
     return bits == 0 ? 0 : __brev(i) >> (32 - bits);
 }
 
+// How a pass reduces, a compile-time choice per kernel made from p in run_pass:
+//   arith_exact       every value in [0, p), Shoup products (32-bit words, and 64-bit p >= 2^62)
+//   arith_lazy        64-bit words, p < 2^62: Harvey's butterflies, values in [0, 2p) (below)
+//   arith_goldilocks  p = 2^64 - 2^32 + 1: products reduced by shifts and additions
+//                     (gpu/goldilocks.hpp), no Shoup companions; otherwise p >= 2^63 would take
+//                     the carry-aware Shoup product, three high multiplies and two low ones.
+// Measured on the H100 (forward NTT 2^24, Goldilocks prime): 0.788 ms with the carry-aware Shoup
+// products, 0.699 ms with arith_goldilocks (62-bit lazy Shoup: 0.546 ms). Multiplying the DFT
+// stages of half size <= 32 by powers of two instead (every 64th root of unity is 2^k: shifts,
+// selects and a reduction, no multiply) was slower, 0.868 ms: the passes are bound by issue
+// slots, and a product by 2^k for a k that differs between threads costs more instructions than
+// the four wide multiplies it saves.
+enum Arith { arith_exact = 0, arith_lazy = 1, arith_goldilocks = 2 };
+constexpr bool goldilocks_arith(int arith) { return arith == arith_goldilocks; }
+
+// x w for a twiddle w with Shoup companion wq (unused modulo the Goldilocks prime).
+template <int ARITH, class T>
+__device__ __forceinline__ T twiddle_product(T x, T w, T wq, const Modulus<T>& m)
+{
+    if constexpr (goldilocks_arith(ARITH)) return goldilocks::mul(x, w);
+    else return mul_twiddle(x, w, wq, m);
+}
+
+// a b mod p for a, b in [0, p), neither known in advance (pointwise products).
+template <int ARITH, class T>
+__device__ __forceinline__ T general_product(T a, T b, const Modulus<T>& m)
+{
+    if constexpr (goldilocks_arith(ARITH)) return goldilocks::mul(a, b);
+    else return mul_mod(a, b, m);
+}
+
 // One DIF butterfly: (a, b) -> (a + b, (a - b) w), w = omega_R^idx with Shoup companion wq.
-// LAZY (64-bit words, p < 2^62; Harvey's butterflies): entries stay in [0, 2p) instead of [0, p),
-// u = a + b is brought below 2p by one conditional subtraction, and (a - b + 2p) w goes through
-// a Shoup product without its final correction, whose result is in [0, 2p) for any input below
-// 2^64. Two of the three 64-bit compare-and-selects of a butterfly go; the store normalises.
-template <bool LAZY, class T>
+// arith_lazy (64-bit words, p < 2^62; Harvey's butterflies): entries stay in [0, 2p) instead of
+// [0, p), u = a + b is brought below 2p by one conditional subtraction, and (a - b + 2p) w goes
+// through a Shoup product without its final correction, whose result is in [0, 2p) for any
+// input below 2^64. Two of the three 64-bit compare-and-selects of a butterfly go; the store
+// normalises.
+template <int ARITH, class T>
 __device__ __forceinline__ void dif_butterfly(T& a, T& b, T w, T wq, const Modulus<T>& m)
 {
     T x = a, y = b;
-    if constexpr (LAZY) {
+    if constexpr (ARITH == arith_lazy) {
         const T two_p = m.p << 1;
         T sum = x + y;
         a = sum >= two_p ? sum - two_p : sum;
         T diff = x - y + two_p;
         b = diff * w - __umul64hi(diff, wq) * m.p;
+    } else if constexpr (goldilocks_arith(ARITH)) {
+        a = goldilocks::add(x, y);
+        b = goldilocks::mul(goldilocks::sub(x, y), w);
     } else if constexpr (sizeof(T) == 4) {
         // a - b + p lies in [1, 2p) < 2^32 (p < 2^31), and a Shoup product accepts any
         // 32-bit input: the difference needs no reduction, one IADD3 instead of three
@@ -115,10 +151,34 @@ __device__ __forceinline__ void dif_butterfly(T& a, T& b, T w, T wq, const Modul
     }
 }
 
+// The same butterfly with w = 1: no product. In the last round trip of a DFT the twiddle index
+// of each butterfly is a compile-time constant, and a quarter of them there are 1 (all of the
+// h = 1 stage, half of h = 2, ...).
+template <int ARITH, class T>
+__device__ __forceinline__ void dif_butterfly_unit(T& a, T& b, const Modulus<T>& m)
+{
+    T x = a, y = b;
+    if constexpr (ARITH == arith_lazy) {
+        const T two_p = m.p << 1;
+        T sum = x + y, diff = x - y + two_p;  // both in [0, 4p)
+        a = sum >= two_p ? sum - two_p : sum;
+        b = diff >= two_p ? diff - two_p : diff;
+    } else if constexpr (goldilocks_arith(ARITH)) {
+        a = goldilocks::add(x, y);
+        b = goldilocks::sub(x, y);
+    } else {
+        a = add_mod(x, y, m.p);
+        b = sub_mod(x, y, m.p);
+    }
+}
+
 // e radix-2 DIF stages (half sizes h, h/2, ..., h/2^(e-1)) on every column, 2^e entries per task.
-template <int E, bool LAZY, class T>
+// fixed_radix (the kernels whose stage sizes are compile-time constants): in the last round trip
+// (h = 2^(e-1), so log_q = 0) a butterfly's twiddle index depends on k alone, and those with
+// index 0 skip their product (dif_butterfly_unit).
+template <int E, int ARITH, class T>
 __device__ __forceinline__ void dif_stages(T* tile, int stride, int log_r, int log_h, int log_c, const Modulus<T>& m,
-                                           const T* roots, const T* roots_q)
+                                           const T* roots, const T* roots_q, bool fixed_radix)
 {
     constexpr int e = E == 2 ? 1 : E == 4 ? 2 : E == 8 ? 3 : E == 16 ? 4 : 5;
     const int log_q = log_h + 1 - e;  // distance between a task's entries
@@ -141,7 +201,10 @@ __device__ __forceinline__ void dif_stages(T* tile, int stride, int log_r, int l
                 if ((k & span) != 0) continue;
                 int i = jg + ((k & (2 * span - 1)) << log_q);  // position in its group of 2 h_l
                 int idx = i << (log_r - 1 - log_hl);  // omega_{2h_l}^i = omega_R^idx
-                dif_butterfly<LAZY>(v[k], v[k + span], roots[idx], roots_q[idx], m);
+                if (fixed_radix && log_q == 0 && (k & (2 * span - 1)) == 0)
+                    dif_butterfly_unit<ARITH>(v[k], v[k + span], m);
+                else
+                    dif_butterfly<ARITH>(v[k], v[k + span], roots[idx], roots_q[idx], m);
             }
         }
 #pragma unroll
@@ -190,12 +253,12 @@ __host__ __device__ constexpr int vectors_in_flight() { return sizeof(T) == 4 ? 
 enum Access { whole_vectors = 0, strided = 1, contiguous = 2 };
 
 // x w^e for e < 2^32 (a transform of one vector is at most 2^30 long).
-template <class T>
+template <int ARITH, class T>
 __device__ inline T mul_power32(T x, std::uint32_t e, const Twiddles<T>& tw, const Modulus<T>& m)
 {
     std::uint32_t h = e >> tw.low_bits, l = e & ((1u << tw.low_bits) - 1);
-    if (h != 0) x = mul_twiddle(x, tw.hi[h], tw.hi_q[h], m);
-    if (l != 0) x = mul_twiddle(x, tw.lo[l], tw.lo_q[l], m);
+    if (h != 0) x = twiddle_product<ARITH>(x, tw.hi[h], tw.hi_q[h], m);
+    if (l != 0) x = twiddle_product<ARITH>(x, tw.lo[l], tw.lo_q[l], m);
     return x;
 }
 
@@ -215,11 +278,14 @@ __device__ __forceinline__ void load_pair(const T* pairs, std::uint32_t k, T& w,
 }
 
 // x mod p for any 64-bit word x (fused zero padding of products): Shoup products by 1 (and by
-// 2^32 mod p for 32-bit words, x = hi 2^32 + lo).
-template <class T>
+// 2^32 mod p for 32-bit words, x = hi 2^32 + lo); one conditional subtraction modulo the
+// Goldilocks prime (x < 2^64 < 2p).
+template <int ARITH, class T>
 __device__ __forceinline__ T reduce_word(std::uint64_t x, const Fusion<T>& f, const Modulus<T>& m)
 {
-    if constexpr (sizeof(T) == 4) {
+    if constexpr (goldilocks_arith(ARITH)) {
+        return goldilocks::canonical(x);
+    } else if constexpr (sizeof(T) == 4) {
         std::uint32_t hi = mul_shoup(std::uint32_t(x >> 32), f.two32, f.two32_q, m.p);
         std::uint32_t lo = mul_shoup(std::uint32_t(x), 1u, f.one_q, m.p);
         return add_mod(hi, lo, m.p);
@@ -242,36 +308,45 @@ __device__ __forceinline__ T reduce_word(std::uint64_t x, const Fusion<T>& f, co
 // last pass 139 -> 96 us (31-bit) and 271 -> 233 us (62-bit, Nsight Compute); whole transform
 // 31-bit 0.318 -> 0.257 ms, and 0.241 ms with the strided passes walking too; 62-bit 0.616 ->
 // 0.587 ms (strided walks are slower there: 32-bit words only).
-template <class T>
+// Modulo the Goldilocks prime the walk stays in plain form: its product needs no companion and
+// is cheaper than a Montgomery one.
+template <int ARITH, class T>
 __device__ inline T montgomery_power(std::uint32_t e, const Twiddles<T>& tw, const Modulus<T>& m)
 {
-    return mont_mul(mul_power32(T(1), e, tw, m), m.r2, m.p, m.p_inv);
+    return mont_mul(mul_power32<ARITH>(T(1), e, tw, m), m.r2, m.p, m.p_inv);
 }
 
 // omega^e as a walk's step: from the low table with its Shoup companion when e is there (q != 0:
 // a companion is never 0 for a power other than 1), in Montgomery form otherwise (q == 0).
-template <class T>
+template <int ARITH, class T>
 struct WalkStep {
     T w, q;
     __device__ static WalkStep of(std::uint32_t e, const Twiddles<T>& tw, const Modulus<T>& m)
     {
-        if (e != 0 && (e >> tw.low_bits) == 0) return {tw.lo[e], tw.lo_q[e]};
-        return {montgomery_power(e, tw, m), T(0)};
+        if constexpr (goldilocks_arith(ARITH)) return {mul_power32<ARITH>(T(1), e, tw, m), T(0)};
+        else if (e != 0 && (e >> tw.low_bits) == 0) return {tw.lo[e], tw.lo_q[e]};
+        else return {montgomery_power<ARITH>(e, tw, m), T(0)};
     }
 };
 
-template <class T>
+template <int ARITH, class T>
 struct TwiddleWalk {
-    T current;  // omega^e of this iteration, Montgomery form
+    T current;  // omega^e of this iteration, Montgomery form (plain modulo the Goldilocks prime)
 
     __device__ void start(std::uint32_t e, const Twiddles<T>& tw, const Modulus<T>& m)
     {
-        current = montgomery_power(e, tw, m);
+        if constexpr (goldilocks_arith(ARITH)) current = mul_power32<ARITH>(T(1), e, tw, m);
+        else current = montgomery_power<ARITH>(e, tw, m);
     }
-    __device__ T apply(T x, const Modulus<T>& m) const { return mont_mul(x, current, m.p, m.p_inv); }  // x < p
+    __device__ T apply(T x, const Modulus<T>& m) const  // x < p
+    {
+        if constexpr (goldilocks_arith(ARITH)) return goldilocks::mul(x, current);
+        else return mont_mul(x, current, m.p, m.p_inv);
+    }
     __device__ void advance(T step, T step_q, const Modulus<T>& m)
     {
-        current = step_q != 0 ? mul_twiddle(current, step, step_q, m) : mont_mul(current, step, m.p, m.p_inv);
+        if constexpr (goldilocks_arith(ARITH)) current = goldilocks::mul(current, step);
+        else current = step_q != 0 ? mul_twiddle(current, step, step_q, m) : mont_mul(current, step, m.p, m.p_inv);
     }
 };
 
@@ -298,7 +373,7 @@ constexpr int flag_skip_dft = 1;
 // The first STAGES radix-2 DIF stages (half sizes R/2 .. 32) on the rows a thread holds in
 // registers: rows first_row + 32 i (i < ROWS) of WIDTH columns, at(i, c) the value of row i in
 // column c. Rows 32 apart are exactly the pairs of those stages, so they need no shared memory.
-template <int ROWS, int WIDTH, int STAGES, bool LAZY, class T, class At>
+template <int ROWS, int WIDTH, int STAGES, int ARITH, class T, class At>
 __device__ __forceinline__ void register_dif_stages(At at, int first_row, const T* roots, const T* roots_q,
                                                     const Modulus<T>& m)
 {
@@ -311,7 +386,7 @@ __device__ __forceinline__ void register_dif_stages(At at, int first_row, const 
             int idx = (first_row + 32 * (i & (span - 1))) << level;  // omega_{2h}^i = omega_R^idx
             T w = roots[idx], wq = roots_q[idx];
 #pragma unroll
-            for (int c = 0; c < WIDTH; ++c) dif_butterfly<LAZY>(at(i, c), at(i + span, c), w, wq, m);
+            for (int c = 0; c < WIDTH; ++c) dif_butterfly<ARITH>(at(i, c), at(i + span, c), w, wq, m);
         }
     }
 }
@@ -329,7 +404,7 @@ __device__ __forceinline__ void register_dif_stages(At at, int first_row, const 
 // products a word. Measured on the H100, forward NTT at 2^24: 31-bit 0.193 -> 0.178 ms; 64-bit
 // words (three DIF stages in registers, then two shared-memory round trips instead of three)
 // 2^21..2^23 1-3% faster (62-bit 2^23 0.303 -> 0.294 ms), 2^24 within noise (0.554 -> 0.551).
-template <class T, int LOG_R, int LOG_C, bool LAZY>
+template <class T, int LOG_R, int LOG_C, int ARITH>
 __device__ __forceinline__ void load_columns_in_registers(const T* in, T* tile, int stride, std::uint32_t j0, bool walking,
                                                           int pair_shift, const Twiddles<T>& tw, const Modulus<T>& m,
                                                           const T* roots, const T* roots_q, bool skip_dft)
@@ -344,14 +419,14 @@ __device__ __forceinline__ void load_columns_in_registers(const T* in, T* tile, 
 
     const std::uint32_t r0 = j0 + std::uint32_t(first_column);  // column index r of c = 0
     if (walking) {
-        TwiddleWalk<T> row_start;  // omega^{r0 d}, d = lane + 32 i
+        TwiddleWalk<ARITH, T> row_start;  // omega^{r0 d}, d = lane + 32 i
         row_start.start(r0 * std::uint32_t(lane), tw, m);
-        WalkStep<T> down = WalkStep<T>::of(32 * r0, tw, m);
+        WalkStep<ARITH, T> down = WalkStep<ARITH, T>::of(32 * r0, tw, m);
 #pragma unroll
         for (int i = 0; i < rows; ++i) {
             const int d = lane + 32 * i;
             T across = tw.lo[d], across_q = tw.lo_q[d];  // omega^d: from column c to c + 1
-            TwiddleWalk<T> along = row_start;
+            TwiddleWalk<ARITH, T> along = row_start;
 #pragma unroll
             for (int c = 0; c < cols; ++c) {
                 v[c][i] = along.apply(v[c][i], m);
@@ -369,15 +444,15 @@ __device__ __forceinline__ void load_columns_in_registers(const T* in, T* tile, 
                 if (pair_shift >= 0) {
                     T w, wq;
                     load_pair(tw.pairs, e >> pair_shift, w, wq);
-                    v[c][i] = mul_twiddle(v[c][i], w, wq, m);
+                    v[c][i] = twiddle_product<ARITH>(v[c][i], w, wq, m);
                 } else {
-                    v[c][i] = mul_power32(v[c][i], e, tw, m);
+                    v[c][i] = mul_power32<ARITH>(v[c][i], e, tw, m);
                 }
             }
     }
 
     if (!skip_dft)
-        register_dif_stages<rows, cols, LOG_R - 5, LAZY>([&](int i, int c) -> T& { return v[c][i]; }, lane, roots,
+        register_dif_stages<rows, cols, LOG_R - 5, ARITH>([&](int i, int c) -> T& { return v[c][i]; }, lane, roots,
                                                         roots_q, m);
 #pragma unroll
     for (int c = 0; c < cols; ++c)
@@ -387,7 +462,7 @@ __device__ __forceinline__ void load_columns_in_registers(const T* in, T* tile, 
 
 // LOG_R, LOG_C >= 0: radix and column count fixed at compile time (the common passes), so
 // that every shift is a constant and the DIF loops unroll; -1: read from g.
-template <class T, int V, int ACCESS, int LOG_R, int LOG_C, bool LAZY, int MODE, int VARIANT>
+template <class T, int V, int ACCESS, int LOG_R, int LOG_C, int ARITH, int MODE, int VARIANT>
 __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
     radix_pass(const T* x, T* y, PassGeometry g, Modulus<T> m, Twiddles<T> tw, bool scale_output, T scale, T scale_q,
                Fusion<T> f)
@@ -414,6 +489,9 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
     const int R = 1 << log_r, C = 1 << log_c;
     const int stride = tight ? C : C + 1;  // +1: rows start in other banks (column-wise accesses)
     const bool skip_dft = (g.flags & flag_skip_dft) != 0;
+    // unit twiddles (dif_stages) only where the stage sizes are known at compile time, and not
+    // behind a run-time option: a test per butterfly made 32-bit kernels spill (ptxas)
+    constexpr bool fixed_radix = LOG_R >= 0;
     // omega_R^k and companions for k < R/2 first, then the R x C tile.
     T* roots = reinterpret_cast<T*>(shared_bytes);
     T* roots_q = roots + R / 2;
@@ -487,8 +565,8 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
             src_base = in_base - first;
         }
 
-        TwiddleWalk<T> walk;
-        WalkStep<T> step{};
+        TwiddleWalk<ARITH, T> walk;
+        WalkStep<ARITH, T> step{};
         if (walking && !column_registers) {  // load_columns_in_registers walks its own way
             std::uint32_t L = threadIdx.x * LV, r, d, e_step;
             if constexpr (ACCESS == contiguous) {
@@ -501,11 +579,11 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
                 e_step = (r * (std::uint32_t(words_per_iteration) >> log_c)) << log_s;
             }
             walk.start((r * d) << log_s, tw, m);
-            step = WalkStep<T>::of(e_step, tw, m);
+            step = WalkStep<ARITH, T>::of(e_step, tw, m);
         }
 
         if constexpr (column_registers) {
-            load_columns_in_registers<T, LOG_R, LOG_C, LAZY>(in, tile, stride, j0, walking, g.pair_shift, tw, m, roots, roots_q, skip_dft);
+            load_columns_in_registers<T, LOG_R, LOG_C, ARITH>(in, tile, stride, j0, walking, g.pair_shift, tw, m, roots, roots_q, skip_dft);
         } else {
             // ---- load, a round of load_iterations loads of LV words per thread in flight at once,
             //      then twiddle by omega_N^{rd} and place word L at (d, jj) of the tile
@@ -549,10 +627,10 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
                     if (L0 >= tile_words) continue;
                     if constexpr (MODE == mode_load_u64) {
 #pragma unroll
-                        for (int k = 0; k < LV; ++k) buffer[it][k] = reduce_word(wide[it][k], f, m);
+                        for (int k = 0; k < LV; ++k) buffer[it][k] = reduce_word<ARITH>(wide[it][k], f, m);
                     } else if constexpr (MODE == mode_pointwise) {
 #pragma unroll
-                        for (int k = 0; k < LV; ++k) buffer[it][k] = mul_mod(buffer[it][k], other[it][k], m);
+                        for (int k = 0; k < LV; ++k) buffer[it][k] = general_product<ARITH>(buffer[it][k], other[it][k], m);
                     }
                     if constexpr (ACCESS == whole_vectors) {
                         bool valid = word_valid(L0);
@@ -573,10 +651,10 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
                             T w, wq;
                             load_pair(tw.pairs, e >> g.pair_shift, w, wq);
 #pragma unroll
-                            for (int k = 0; k < V; ++k) buffer[it][k] = mul_twiddle(buffer[it][k], w, wq, m);
+                            for (int k = 0; k < V; ++k) buffer[it][k] = twiddle_product<ARITH>(buffer[it][k], w, wq, m);
                         } else if (e != 0) {
 #pragma unroll
-                            for (int k = 0; k < V; ++k) buffer[it][k] = mul_power32(buffer[it][k], e, tw, m);
+                            for (int k = 0; k < V; ++k) buffer[it][k] = mul_power32<ARITH>(buffer[it][k], e, tw, m);
                         }
                         if constexpr (tight) {
                             if constexpr (!registers) store_words<V>(tile + d * stride + jj, buffer[it]);
@@ -597,9 +675,9 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
                                 if (g.pair_shift >= 0) {
                                     T w, wq;
                                     load_pair(tw.pairs, e >> g.pair_shift, w, wq);
-                                    value = mul_twiddle(value, w, wq, m);
+                                    value = twiddle_product<ARITH>(value, w, wq, m);
                                 } else {
-                                    value = mul_power32(value, e, tw, m);
+                                    value = mul_power32<ARITH>(value, e, tw, m);
                                 }
                             }
                             tile[d * stride + jj] = value;
@@ -612,7 +690,7 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
                     constexpr int rows = max_iterations, stages = LOG_R - 5;
                     const int r0 = (int(threadIdx.x) * V) >> LOG_C, jj = (int(threadIdx.x) * V) & (C - 1);
                     if (!skip_dft)
-                        register_dif_stages<rows, V, stages, LAZY>([&](int it, int k) -> T& { return buffer[it][k]; },
+                        register_dif_stages<rows, V, stages, ARITH>([&](int it, int k) -> T& { return buffer[it][k]; },
                                                                    r0, roots, roots_q, m);
 #pragma unroll
                     for (int it = 0; it < rows; ++it) store_words<V>(tile + (r0 + 32 * it) * stride + jj, buffer[it]);
@@ -626,18 +704,18 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
         if (skip_dft) {
         } else if constexpr ((registers || column_registers) && sizeof(T) == 4) {
             // stages with half sizes 16 .. 1 left: one round trip of 32 entries (32-bit words)
-            dif_stages<32, LAZY>(tile, stride, log_r, 4, log_c, m, roots, roots_q);
+            dif_stages<32, ARITH>(tile, stride, log_r, 4, log_c, m, roots, roots_q, fixed_radix);
         } else if constexpr (column_registers) {
             // the same in two round trips on 64-bit words (32 of them would not fit the registers)
-            dif_stages<8, LAZY>(tile, stride, log_r, 4, log_c, m, roots, roots_q);
-            dif_stages<4, LAZY>(tile, stride, log_r, 1, log_c, m, roots, roots_q);
+            dif_stages<8, ARITH>(tile, stride, log_r, 4, log_c, m, roots, roots_q, fixed_radix);
+            dif_stages<4, ARITH>(tile, stride, log_r, 1, log_c, m, roots, roots_q, fixed_radix);
         } else {
             int log_h = log_r - 1;
             if constexpr (sizeof(T) == 4)
-                for (; log_h >= 3; log_h -= 4) dif_stages<16, LAZY>(tile, stride, log_r, log_h, log_c, m, roots, roots_q);
-            for (; log_h >= 2; log_h -= 3) dif_stages<8, LAZY>(tile, stride, log_r, log_h, log_c, m, roots, roots_q);
-            if (log_h == 1) dif_stages<4, LAZY>(tile, stride, log_r, log_h, log_c, m, roots, roots_q);
-            else if (log_h == 0) dif_stages<2, LAZY>(tile, stride, log_r, log_h, log_c, m, roots, roots_q);
+                for (; log_h >= 3; log_h -= 4) dif_stages<16, ARITH>(tile, stride, log_r, log_h, log_c, m, roots, roots_q, fixed_radix);
+            for (; log_h >= 2; log_h -= 3) dif_stages<8, ARITH>(tile, stride, log_r, log_h, log_c, m, roots, roots_q, fixed_radix);
+            if (log_h == 1) dif_stages<4, ARITH>(tile, stride, log_r, 1, log_c, m, roots, roots_q, fixed_radix);
+            else if (log_h == 0) dif_stages<2, ARITH>(tile, stride, log_r, 0, log_c, m, roots, roots_q, fixed_radix);
         }
 
         // ---- store in natural order: output c of column jj is in tile row bitrev(c)
@@ -667,13 +745,13 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
                 }
                 at = std::uint32_t(jj) + (std::uint32_t(c) << (g.log_n - log_r));
             }
-            if constexpr (LAZY) {
+            if constexpr (ARITH == arith_lazy) {
 #pragma unroll
                 for (int k = 0; k < V; ++k) values[k] = values[k] >= m.p ? values[k] - m.p : values[k];
             }
             if (scale_output) {
 #pragma unroll
-                for (int k = 0; k < V; ++k) values[k] = mul_twiddle(values[k], scale, scale_q, m);
+                for (int k = 0; k < V; ++k) values[k] = twiddle_product<ARITH>(values[k], scale, scale_q, m);
             }
             if constexpr (MODE == mode_store_u64) {
                 std::size_t to = out_base + at;  // batch 1: the index in the product
@@ -711,7 +789,7 @@ static std::size_t pass_shared_bytes(const PassGeometry& g)
 }
 constexpr std::size_t max_pass_shared_bytes = 160 * 1024;
 
-template <class T, bool LAZY, int V, int ACCESS, int LOG_R, int LOG_C, int MODE, int VARIANT>
+template <class T, int ARITH, int V, int ACCESS, int LOG_R, int LOG_C, int MODE, int VARIANT>
 static void launch_pass(const T* in, T* out, const PassGeometry& g, std::size_t blocks, const Modulus<T>& m,
                         const Twiddles<T>& tw, bool scale_output, T scale, T scale_q, const Fusion<T>& f)
 {
@@ -720,12 +798,12 @@ static void launch_pass(const T* in, T* out, const PassGeometry& g, std::size_t 
     if (!attribute_set && smem > 48 * 1024) {
         int optin = 0;
         check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0), "cudaDeviceGetAttribute");
-        check(cudaFuncSetAttribute(radix_pass<T, V, ACCESS, LOG_R, LOG_C, LAZY, MODE, VARIANT>,
+        check(cudaFuncSetAttribute(radix_pass<T, V, ACCESS, LOG_R, LOG_C, ARITH, MODE, VARIANT>,
                                    cudaFuncAttributeMaxDynamicSharedMemorySize, std::min<int>(optin, max_pass_shared_bytes)),
               "cudaFuncSetAttribute (radix_pass)");
         attribute_set = true;
     }
-    radix_pass<T, V, ACCESS, LOG_R, LOG_C, LAZY, MODE, VARIANT>
+    radix_pass<T, V, ACCESS, LOG_R, LOG_C, ARITH, MODE, VARIANT>
         <<<unsigned(std::min<std::size_t>(blocks, 1u << 20)), threads_per_block, smem, stream()>>>(
             in, out, g, m, tw, scale_output, scale, scale_q, f);
     check_launch("radix_pass");
@@ -735,7 +813,7 @@ static void launch_pass(const T* in, T* out, const PassGeometry& g, std::size_t 
 // kernels only; fast_fusable() promises the geometry. Variant 2 differs from 1 only on plain
 // strided passes and on contiguous ones (plain or widening), and 1 from 0 only on strided /
 // contiguous ones: no duplicate kernels.
-template <class T, bool LAZY, int V, int ACCESS, int LOG_R = -1, int LOG_C = -1, int VARIANT = 0>
+template <class T, int ARITH, int V, int ACCESS, int LOG_R = -1, int LOG_C = -1, int VARIANT = 0>
 static void launch_mode(int mode, const T* in, T* out, const PassGeometry& g, std::size_t blocks, const Modulus<T>& m,
                         const Twiddles<T>& tw, bool scale_output, T scale, T scale_q, const Fusion<T>& f)
 {
@@ -743,22 +821,22 @@ static void launch_mode(int mode, const T* in, T* out, const PassGeometry& g, st
     constexpr int fused_variant = VARIANT == 2 && ACCESS != contiguous ? 1 : VARIANT;
     if (mode == mode_plain) {
         constexpr int plain_variant = ACCESS == strided || ACCESS == contiguous ? VARIANT : fused_variant;
-        launch_pass<T, LAZY, V, ACCESS, LOG_R, LOG_C, mode_plain, plain_variant>(in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+        launch_pass<T, ARITH, V, ACCESS, LOG_R, LOG_C, mode_plain, plain_variant>(in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
         return;
     }
     if constexpr (wide && ACCESS == strided) {
         if (mode == mode_load_u64) {
-            launch_pass<T, LAZY, V, ACCESS, LOG_R, LOG_C, mode_load_u64, fused_variant>(in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+            launch_pass<T, ARITH, V, ACCESS, LOG_R, LOG_C, mode_load_u64, fused_variant>(in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
             return;
         }
         if (mode == mode_pointwise) {
-            launch_pass<T, LAZY, V, ACCESS, LOG_R, LOG_C, mode_pointwise, fused_variant>(in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+            launch_pass<T, ARITH, V, ACCESS, LOG_R, LOG_C, mode_pointwise, fused_variant>(in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
             return;
         }
     }
     if constexpr (wide && ACCESS == contiguous) {
         if (mode == mode_store_u64) {
-            launch_pass<T, LAZY, V, ACCESS, LOG_R, LOG_C, mode_store_u64, fused_variant>(in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+            launch_pass<T, ARITH, V, ACCESS, LOG_R, LOG_C, mode_store_u64, fused_variant>(in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
             return;
         }
     }
@@ -779,7 +857,7 @@ static void launch_mode(int mode, const T* in, T* out, const PassGeometry& g, st
 // register stages (option bit 7), which 64-bit words take too.
 static unsigned g_fast_options =
     option_pair_tables | option_fuse_product | option_twiddle_walk | option_strided_walk | option_row_stores |
-    option_register_stages | option_column_registers;
+    option_register_stages | option_column_registers | option_goldilocks;
 template <class T>
 static int variant_of_options(int access)
 {
@@ -789,28 +867,28 @@ static int variant_of_options(int access)
     if (access == contiguous && (g_fast_options & option_column_registers)) return variant_registers;
     return (g_fast_options & option_row_stores) ? variant_rowstore : variant_padded;
 }
-template <class T, bool LAZY, int ACCESS, int LOG_R, int LOG_C>
+template <class T, int ARITH, int ACCESS, int LOG_R, int LOG_C>
 static void launch_variant(int mode, const T* in, T* out, const PassGeometry& g, std::size_t blocks, const Modulus<T>& m,
                            const Twiddles<T>& tw, bool scale_output, T scale, T scale_q, const Fusion<T>& f)
 {
     constexpr int wide = int(16 / sizeof(T));
     if constexpr (sizeof(T) == 8 && ACCESS == contiguous) {
         if (variant_of_options<T>(ACCESS) == variant_registers) {
-            launch_mode<T, LAZY, wide, ACCESS, LOG_R, LOG_C, variant_registers>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+            launch_mode<T, ARITH, wide, ACCESS, LOG_R, LOG_C, variant_registers>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
             return;
         }
     }
     if constexpr (sizeof(T) == 4) {
         switch (variant_of_options<T>(ACCESS)) {
         case variant_registers:
-            launch_mode<T, LAZY, wide, ACCESS, LOG_R, LOG_C, variant_registers>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+            launch_mode<T, ARITH, wide, ACCESS, LOG_R, LOG_C, variant_registers>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
             return;
         case variant_rowstore:
-            launch_mode<T, LAZY, wide, ACCESS, LOG_R, LOG_C, variant_rowstore>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+            launch_mode<T, ARITH, wide, ACCESS, LOG_R, LOG_C, variant_rowstore>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
             return;
         }
     }
-    launch_mode<T, LAZY, wide, ACCESS, LOG_R, LOG_C, variant_padded>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+    launch_mode<T, ARITH, wide, ACCESS, LOG_R, LOG_C, variant_padded>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
 }
 
 template <class T>
@@ -825,7 +903,7 @@ static int access_of(const PassGeometry& g)
 }
 
 // 16-byte vectors when every vector stays inside one run of the tile and is aligned.
-template <class T, bool LAZY>
+template <class T, int ARITH>
 static void run_pass_with(int mode, const T* in, T* out, const PassGeometry& g, std::size_t blocks, const Modulus<T>& m,
                           const Twiddles<T>& tw, bool scale_output, T scale, T scale_q, const Fusion<T>& f)
 {
@@ -841,22 +919,22 @@ static void run_pass_with(int mode, const T* in, T* out, const PassGeometry& g, 
     if (vectors && access != whole_vectors && g.log_c == special_c && (g.log_r == 7 || g.log_r == 8) &&
         (access == strided || g.log_s == 0)) {
         if (access == strided) {
-            if (g.log_r == 8) launch_variant<T, LAZY, strided, 8, special_c>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
-            else launch_variant<T, LAZY, strided, 7, special_c>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+            if (g.log_r == 8) launch_variant<T, ARITH, strided, 8, special_c>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+            else launch_variant<T, ARITH, strided, 7, special_c>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
         } else {
-            if (g.log_r == 8) launch_variant<T, LAZY, contiguous, 8, special_c>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
-            else launch_variant<T, LAZY, contiguous, 7, special_c>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+            if (g.log_r == 8) launch_variant<T, ARITH, contiguous, 8, special_c>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+            else launch_variant<T, ARITH, contiguous, 7, special_c>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
         }
         return;
     }
     if (vectors) {
-        if (access == whole_vectors) launch_mode<T, LAZY, wide, whole_vectors>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
-        else if (access == strided) launch_mode<T, LAZY, wide, strided>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
-        else launch_mode<T, LAZY, wide, contiguous>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+        if (access == whole_vectors) launch_mode<T, ARITH, wide, whole_vectors>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+        else if (access == strided) launch_mode<T, ARITH, wide, strided>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+        else launch_mode<T, ARITH, wide, contiguous>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
     } else {
-        if (access == whole_vectors) launch_mode<T, LAZY, 1, whole_vectors>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
-        else if (access == strided) launch_mode<T, LAZY, 1, strided>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
-        else launch_mode<T, LAZY, 1, contiguous>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+        if (access == whole_vectors) launch_mode<T, ARITH, 1, whole_vectors>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+        else if (access == strided) launch_mode<T, ARITH, 1, strided>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+        else launch_mode<T, ARITH, 1, contiguous>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
     }
 }
 
@@ -866,12 +944,18 @@ static void run_pass(int mode, const T* in, T* out, const PassGeometry& g, std::
 {
     if constexpr (sizeof(T) == 8) {
         if (m.p < (std::uint64_t(1) << 62)) {  // 4p < 2^64: lazy butterflies
-            run_pass_with<T, true>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+            run_pass_with<T, arith_lazy>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+            return;
+        }
+        if (m.p == goldilocks::prime && (g_fast_options & option_goldilocks)) {
+            run_pass_with<T, arith_goldilocks>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
             return;
         }
     }
-    run_pass_with<T, false>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+    run_pass_with<T, arith_exact>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
 }
+
+static int pass_flags() { return (g_fast_options & option_skip_dft) ? flag_skip_dft : 0; }
 
 // Geometry of pass i of a multi-pass plan.
 template <class T>
@@ -889,7 +973,7 @@ static PassGeometry pass_geometry(int log_n, const std::vector<int>& radices, st
     g.pair_shift = -1;
     g.batch = batch;
     g.blocks_per_vector = (std::size_t(1) << (log_n - g.log_r)) >> g.log_c;
-    g.flags = (g_fast_options & option_skip_dft) ? flag_skip_dft : 0;
+    g.flags = pass_flags();
     return g;
 }
 
@@ -928,6 +1012,7 @@ void ntt_fast(T* data, int log_n, std::size_t batch, const Modulus<T>& m, const 
         g.vectors_as_columns = true;
         g.pair_shift = -1;
         g.batch = batch;
+        g.flags = pass_flags();
         std::size_t blocks = (batch + (std::size_t(1) << g.log_c) - 1) >> g.log_c;
         run_pass(mode_plain, data, data, g, blocks, m, tw, scale_output, scale, scale_q, f);
         return;

@@ -1,7 +1,8 @@
 // cas-bench: one table, every row measured in this run on this machine.
 //   N          transform length; a product row multiplies two polynomials of N/2 coefficients
 //   prime      p62: NTT-friendly 62-bit prime (64-bit words); p31: NTT-friendly 31-bit prime
-//              (32-bit words); p63*: 63-bit prime with p-1 = 2*odd (CRT over 31-bit primes)
+//              (32-bit words); p63*: 63-bit prime with p-1 = 2*odd (CRT over 31-bit primes);
+//              p64g: the Goldilocks prime 2^64 - 2^32 + 1 (64-bit words, reduced by shifts)
 //   flint      FLINT nmod_poly_mul, one core (one run; "-" above --flint-max)
 //   gpu dev    our product, operands and result already on the GPU (median, CUDA events)
 //   gpu h2h    our product from host vectors to a host vector (median, wall clock)
@@ -192,20 +193,25 @@ int main(int argc, char** argv)
     std::uint64_t p62 = ntt_primes(62, 27, 1).at(0);
     std::uint64_t p31 = ntt_primes(31, 27, 1).at(0);
     std::uint64_t p63 = odd_heavy_prime(63);
-    std::printf("p62 = %llu, p31 = %llu, p63* = %llu\n\n", (unsigned long long)p62, (unsigned long long)p31,
-                (unsigned long long)p63);
+    const std::uint64_t p64g = 0xFFFFFFFF00000001ull;
+    std::printf("p62 = %llu, p31 = %llu, p63* = %llu, p64g = %llu\n\n", (unsigned long long)p62,
+                (unsigned long long)p31, (unsigned long long)p63, (unsigned long long)p64g);
     if (ntt_only) {  // tuning mode: forward NTT times only, one line per length
         for (int log_n = min_log; log_n <= max_log; ++log_n) {
             std::size_t n = std::size_t(1) << log_n;
-            DeviceWords x(random_vector(n, p62));
-            std::uint64_t w = root_of_unity(p62, n);
-            double t62 = time_events(stream, reps, [&] { forward(x, n, 1, p62, w); });
+            auto forward64 = [&](std::uint64_t p) {
+                DeviceWords x(random_vector(n, p));
+                std::uint64_t w = root_of_unity(p, n);
+                return time_events(stream, reps, [&] { forward(x, n, 1, p, w); });
+            };
+            double t62 = forward64(p62);
             auto h = random_vector(n, p31);
             DeviceWords32 x32(std::vector<std::uint32_t>(h.begin(), h.end()));
             std::uint32_t w31 = std::uint32_t(root_of_unity(p31, n));
             double t31 = time_events(stream, reps, [&] { forward(x32, n, 1, std::uint32_t(p31), w31); });
-            std::printf("ntt 2^%d  p62 %.4f ms (%.0f GB/s)  p31 %.4f ms (%.0f GB/s)\n", log_n, t62,
-                        16.0 * n / t62 / 1e6, t31, 8.0 * n / t31 / 1e6);
+            double t64g = forward64(p64g);
+            std::printf("ntt 2^%d  p62 %.4f ms (%.0f GB/s)  p31 %.4f ms (%.0f GB/s)  p64g %.4f ms (%.0f GB/s)\n", log_n,
+                        t62, 16.0 * n / t62 / 1e6, t31, 8.0 * n / t31 / 1e6, t64g, 16.0 * n / t64g / 1e6);
         }
         return 0;
     }
@@ -214,9 +220,12 @@ int main(int argc, char** argv)
     for (int log_n = min_log; log_n <= max_log; ++log_n) {
         std::size_t n = std::size_t(1) << log_n, half = n / 2;
         CufftTimes fft = cufft_times(n, reps);
-        for (int kind = 0; kind < 3; ++kind) {
-            std::uint64_t p = kind == 0 ? p62 : kind == 1 ? p31 : p63;
-            const char* name = kind == 0 ? "p62" : kind == 1 ? "p31" : "p63*";
+        for (int kind = 0; kind < 4; ++kind) {
+            const std::uint64_t primes[] = {p62, p31, p63, p64g};
+            const char* names[] = {"p62", "p31", "p63*", "p64g"};
+            const std::uint64_t p = primes[kind];
+            const char* name = names[kind];
+            const bool words64 = kind == 0 || kind == 3;
             auto a = random_vector(half, p), b = random_vector(half, p);
             std::vector<std::uint64_t> out(n - 1, 1);
             bool verified = true;
@@ -231,7 +240,7 @@ int main(int argc, char** argv)
             DeviceWords da(a), db(b), dc(n - 1);
             double dev = time_events(stream, reps, [&] { multiply_mod(da, db, p, dc); });
             double ntt = -1, bytes = 0;
-            if (kind == 0) {
+            if (words64) {
                 DeviceWords x(random_vector(n, p));
                 std::uint64_t w = root_of_unity(p, n);
                 ntt = time_events(stream, reps, [&] { forward(x, n, 1, p, w); });
@@ -252,13 +261,13 @@ int main(int argc, char** argv)
             std::snprintf(pct_s, sizeof pct_s, ntt < 0 ? "-" : "%.0f%%", 100 * gbs / copy_ceiling_gbs);
             std::snprintf(r1, sizeof r1, flint < 0 ? "-" : "%.0fx", flint / h2h);
             std::snprintf(r2, sizeof r2, flint < 0 ? "-" : "%.0fx", flint / dev);
-            std::snprintf(r3, sizeof r3, ntt < 0 ? "-" : "%.2f", ntt / (kind == 0 ? fft.c2c : fft.c2c / 2));
+            std::snprintf(r3, sizeof r3, ntt < 0 ? "-" : "%.2f", ntt / (words64 ? fft.c2c : fft.c2c / 2));
             std::printf("2^%-3d %-5s %10s %9.3f %9.3f %9s %8s %6s %9.4f %9.4f %9s %9s %9s%s\n", log_n, name, flint_s, dev,
                         h2h, ntt_s, gbs_s, pct_s, fft.c2c, fft.z2z, r1, r2, r3, verified ? "" : "  MISMATCH vs FLINT");
             std::fflush(stdout);
         }
     }
-    std::printf("\nntt/c2c compares equal bytes: p62 (8-byte words) with C2C (8-byte complex floats); p31 (4-byte words)\n"
+    std::printf("\nntt/c2c compares equal bytes: p62 and p64g (8-byte words) with C2C (8-byte complex floats); p31 (4-byte words)\n"
                 "with half the C2C time. Copy ceiling 2978 GB/s (device-to-device copy, shared/device/README.md).\n");
     return 0;
 }

@@ -182,11 +182,13 @@ TEST_CASE("layout variants of the fast passes give the same transforms", "[gpu][
     // pass), with and without the twiddle walks (bits 2, 3), against bits 0 and 1 alone: the
     // passes of radix 2^7 / 2^8 (n >= 2^13), strided and contiguous. Bits 4 and 5 exist for
     // 32-bit words, bit 7 for both sizes: the 64-bit primes (lazy p < 2^62, full p >= 2^63) run
-    // its last passes, and check that the other options leave their kernels alone.
+    // its last passes, and check that the other options leave their kernels alone. Bit 9 takes
+    // the Goldilocks prime's own arithmetic (the reference, options 3, takes the carry-aware Shoup
+    // products there).
     CAS_REQUIRE_GPU();
     int max_log = multiplier() < 0.5 ? 15 : 22;
     std::vector<std::uint64_t> primes = {ntt_primes(31, 22, 1).at(0), ntt_primes(62, 22, 1).at(0),
-                                         ntt_primes(64, 22, 1).at(0)};
+                                         ntt_primes(64, 22, 1).at(0), 0xFFFFFFFF00000001ull};
     for (std::uint64_t p : primes) {
         bool narrow = p < (std::uint64_t(1) << 31);
         for (int log_n = 12; log_n <= max_log; ++log_n) {
@@ -201,7 +203,8 @@ TEST_CASE("layout variants of the fast passes give the same transforms", "[gpu][
                 forward(x32, n, 1, std::uint32_t(p), std::uint32_t(w));
                 narrow_reference = x32.to_host();
             }
-            for (unsigned options : {19u, 51u, 63u, 191u}) {  // 191: + register stages on the last pass
+            // 191: + register stages on the last pass; 703, 515: Goldilocks
+            for (unsigned options : {19u, 51u, 63u, 191u, 703u, 515u}) {
                 tune_fast_options(options);
                 INFO("p = " << hex(p) << ", n = 2^" << log_n << ", options " << options);
                 auto X = forward(x, n, p, w);
@@ -229,10 +232,11 @@ TEST_CASE("per-pass twiddle tables and twiddle walks give the same transforms as
 {
     CAS_REQUIRE_GPU();
     int max_log = multiplier() < 0.5 ? 18 : 22;
-    // 31-bit words, lazy 64-bit words, and p >= 2^63 (Shoup with the carry-aware form)
+    // 31-bit words, lazy 64-bit words, p >= 2^63 (Shoup with the carry-aware form) and the
+    // Goldilocks prime with its own products (bit 9), whose walks stay in plain form
     std::vector<std::uint64_t> primes = {ntt_primes(31, 22, 1).at(0), ntt_primes(62, 22, 1).at(0),
-                                         ntt_primes(64, 22, 1).at(0)};
-    const unsigned two_level = 0, pair_tables = 1, walks = 4, strided_walks = 8;
+                                         ntt_primes(64, 22, 1).at(0), 0xFFFFFFFF00000001ull};
+    const unsigned two_level = 0, pair_tables = 1, walks = 4, strided_walks = 8, goldilocks = 512;
     for (std::uint64_t p : primes) {
         for (int log_n = 12; log_n <= max_log; ++log_n) {
             std::size_t n = std::size_t(1) << log_n;
@@ -258,7 +262,9 @@ TEST_CASE("per-pass twiddle tables and twiddle walks give the same transforms as
                                      pair_tables | walks | strided_walks}) {
                 INFO("options " << options);
                 CHECK(transform(options) == reference);
+                CHECK(transform(options | goldilocks) == reference);
             }
+            CHECK(transform(goldilocks) == reference);
         }
     }
 }

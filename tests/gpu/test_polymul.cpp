@@ -168,10 +168,11 @@ TEST_CASE("fused products (padding, pointwise product, widening inside the passe
                                          ntt_primes(64, 22, 1).at(0), 0xFFFFFFFF00000001ull, odd_heavy_prime(63),
                                          odd_heavy_prime(64)};
     int max_log = multiplier() < 0.5 ? 14 : 19;
-    // 191 (default), 63, 51 and 19: the layout variants (register stages on the last pass, for
+    // 191, 63, 51 and 19: the layout variants (register stages on the last pass, for
     // both word sizes; row-order stores and register stages of the 32-bit strided passes) with
-    // and without the twiddle walks; 15: walks alone
-    for (unsigned options : {191u, 63u, 51u, 19u, 15u, 3u, 0u, 4u}) {
+    // and without the twiddle walks; 15: walks alone; 703 (default) and 515: the Goldilocks
+    // prime's own arithmetic, with and without the other options
+    for (unsigned options : {703u, 515u, 191u, 63u, 51u, 19u, 15u, 3u, 0u, 4u}) {
         FastOptions scope(options);
         for (std::uint64_t p : primes) {
             for (int log_n = 12; log_n <= max_log; ++log_n) {
@@ -189,8 +190,8 @@ TEST_CASE("unreduced operand words are reduced mod p, in the fused and the unfus
 {
     CAS_REQUIRE_GPU();
     std::vector<std::uint64_t> primes = {ntt_primes(31, 22, 1).at(0), ntt_primes(62, 22, 1).at(0),
-                                         ntt_primes(64, 22, 1).at(0), odd_heavy_prime(63)};
-    for (unsigned options : {63u, 15u, 0u}) {
+                                         ntt_primes(64, 22, 1).at(0), odd_heavy_prime(63), 0xFFFFFFFF00000001ull};
+    for (unsigned options : {703u, 63u, 15u, 0u}) {
         FastOptions scope(options);
         for (std::uint64_t p : primes) {
             std::size_t na = 5000 + rng()() % 3000, nb = 9000 + rng()() % 3000;
