@@ -268,6 +268,18 @@ void multiply_device(const std::uint64_t* a, std::size_t na, const std::uint64_t
     if (p < 2) throw Error("modulus must be at least 2");
     if (na == 0 || nb == 0) return;
     ProductPlan plan = plan_product(na, nb, p);
+    // The CRT primes cover coefficients up to n p^2, so operand words >= p must be reduced mod p
+    // first (a single prime reduces them by itself): one more sweep over the operands.
+    Scratch<std::uint64_t> reduced(plan.single_prime ? 0 : na + nb);
+    if (!plan.single_prime) {
+        auto reduce = make_reducer<std::uint64_t>(p);
+        to_residues<<<grid_for(na, 256), 256, 0, stream()>>>(a, na, reduced.get(), na, reduce);
+        check_launch("to_residues");
+        to_residues<<<grid_for(nb, 256), 256, 0, stream()>>>(b, nb, reduced.get() + na, nb, reduce);
+        check_launch("to_residues");
+        a = reduced.get();
+        b = reduced.get() + na;
+    }
     bool narrow = std::all_of(plan.primes.begin(), plan.primes.end(),
                               [](std::uint64_t q) { return q < (std::uint64_t(1) << 31); });
     if (narrow) product<std::uint32_t>(a, na, b, nb, plan, p, algorithm, out);

@@ -206,8 +206,9 @@ TEST_CASE("fused products (padding, pointwise product, widening inside the passe
 TEST_CASE("unreduced operand words are reduced mod p, in the fused and the unfused product", "[gpu][polymul]")
 {
     CAS_REQUIRE_GPU();
+    // 4294967291: CRT over 31-bit primes whose range (n p^2) a word near 2^64 would overflow
     std::vector<std::uint64_t> primes = {ntt_primes(31, 22, 1).at(0), ntt_primes(62, 22, 1).at(0),
-                                         ntt_primes(64, 22, 1).at(0), odd_heavy_prime(63)};
+                                         ntt_primes(64, 22, 1).at(0), odd_heavy_prime(63), 4294967291ull};
     for (unsigned options : {63u, 15u, 0u}) {
         FastOptions scope(options);
         for (std::uint64_t p : primes) {
