@@ -20,6 +20,11 @@ inline void check_launch(const char* kernel) { check(cudaGetLastError(), kernel)
 // Host <-> device copies through the pinned staging buffers (synchronous for the caller).
 void upload_bytes(void* device, const void* host, std::size_t bytes);
 void download_bytes(void* host, const void* device, std::size_t bytes);
+// The same for 64-bit host words that fit 32 bits, moved as 32-bit words (half the PCIe bytes):
+// upload_narrowed writes device[i] = host[i] mod 2^32 and returns whether every host[i] < 2^32
+// (when false, device holds no meaning); download_widened writes host[i] = device[i].
+bool upload_narrowed(std::uint32_t* device, const std::uint64_t* host, std::size_t count);
+void download_widened(std::uint64_t* host, const std::uint32_t* device, std::size_t count);
 // Two pinned host buffers of `bytes` each, and an event per buffer recorded after the last copy
 // that used it: wait on done[i] before writing or reading buffer[i].
 struct PinnedPair {

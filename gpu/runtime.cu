@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <mutex>
@@ -93,28 +94,42 @@ Scratch<T>::~Scratch()
 template class Scratch<std::uint32_t>;
 template class Scratch<std::uint64_t>;
 
-// A single thread copies pageable memory at ~10 GB/s, a fifth of the PCIe rate: the copies into
-// and out of the pinned buffers are split over a few persistent workers.
+// A single thread copies pageable memory at ~10 GB/s, a fifth of the PCIe rate: the host side of
+// a staged transfer (a copy, or a copy that narrows or widens words) is split over a few
+// persistent workers and the calling thread.
 namespace {
+// CAS_COPY_THREADS=n (a tuning knob, read once): n workers besides the caller; default
+// min(8, cores - 1). Values above 64 or not a number keep the default.
+unsigned copy_workers()
+{
+    unsigned fallback = std::min(8u, std::max(1u, std::thread::hardware_concurrency()) - 1);
+    const char* env = std::getenv("CAS_COPY_THREADS");
+    if (!env || !*env) return fallback;
+    char* end = nullptr;
+    unsigned long n = std::strtoul(env, &end, 10);
+    return *end == '\0' && n <= 64 ? unsigned(n) : fallback;
+}
+
 class CopyPool {
 public:
-    CopyPool()
+    using Part = std::function<void(std::size_t begin, std::size_t end)>;
+    CopyPool() : workers_(copy_workers()), parts_(workers_ + 1)
     {
-        unsigned n = std::min(8u, std::max(1u, std::thread::hardware_concurrency()) - 1);
-        for (unsigned i = 0; i < n; ++i) std::thread([this] { work(); }).detach();
-        workers_ = n;
+        for (unsigned i = 0; i < workers_; ++i) std::thread([this] { work(); }).detach();
     }
-    void copy(void* dst, const void* src, std::size_t bytes)
+    // Runs part(begin, end) over [0, count) split into one range per thread; each range but the
+    // last starts and ends on a multiple of 64 elements (whole cache lines on both sides of a
+    // copy). Below 1 MiB touched (element_bytes each) the caller does it alone: waking the
+    // workers would cost more. One caller at a time (the staging lock).
+    void split(std::size_t count, std::size_t element_bytes, const Part& part)
     {
-        if (bytes < (std::size_t(1) << 20) || workers_ == 0) {
-            std::memcpy(dst, src, bytes);
+        if (count * element_bytes < (std::size_t(1) << 20) || workers_ == 0) {
+            part(0, count);
             return;
         }
         std::unique_lock<std::mutex> guard(lock_);
-        dst_ = static_cast<char*>(dst);
-        src_ = static_cast<const char*>(src);
-        bytes_ = bytes;
-        parts_ = workers_ + 1;
+        count_ = count;
+        part_ = &part;
         next_ = 0;
         remaining_ = parts_;
         ++generation_;
@@ -124,16 +139,22 @@ public:
         guard.lock();
         finished_.wait(guard, [this] { return remaining_ == 0; });
     }
+    void copy(void* dst, const void* src, std::size_t bytes)
+    {
+        split(bytes, 1, [&](std::size_t begin, std::size_t end) {
+            std::memcpy(static_cast<char*>(dst) + begin, static_cast<const char*>(src) + begin, end - begin);
+        });
+    }
 private:
     void run_parts()
     {
         for (;;) {
-            unsigned part = next_.fetch_add(1);
-            if (part >= parts_) return;
-            std::size_t piece = (bytes_ / parts_ + 63) & ~std::size_t(63);
-            std::size_t begin = std::min(bytes_, part * piece), end = std::min(bytes_, begin + piece);
-            if (part + 1 == parts_) end = bytes_;
-            std::memcpy(dst_ + begin, src_ + begin, end - begin);
+            unsigned index = next_.fetch_add(1);
+            if (index >= parts_) return;
+            std::size_t piece = (count_ / parts_ + 63) & ~std::size_t(63);
+            std::size_t begin = std::min(count_, index * piece), end = std::min(count_, begin + piece);
+            if (index + 1 == parts_) end = count_;
+            if (begin < end) (*part_)(begin, end);
             std::lock_guard<std::mutex> guard(lock_);
             if (--remaining_ == 0) finished_.notify_all();
         }
@@ -150,14 +171,14 @@ private:
             run_parts();
         }
     }
+    const unsigned workers_, parts_;
     std::mutex lock_;
     std::condition_variable wake_, finished_;
     std::atomic<unsigned> next_{0};
-    unsigned parts_ = 0, remaining_ = 0, workers_ = 0;
+    unsigned remaining_ = 0;
     std::uint64_t generation_ = 0;
-    char* dst_ = nullptr;
-    const char* src_ = nullptr;
-    std::size_t bytes_ = 0;
+    std::size_t count_ = 0;
+    const Part* part_ = nullptr;
 };
 CopyPool& copy_pool()
 {
@@ -203,37 +224,47 @@ void with_block_staging(const std::function<void(const PinnedPair&)>& body)
     body(PinnedPair{{s.buffer[0], s.buffer[1]}, {s.done[0], s.done[1]}, s.bytes});
 }
 
-void upload_bytes(void* device, const void* host, std::size_t bytes)
+// The chunk loops of every staged transfer. Chunk c is elements [c m, c m + m) of `unit` bytes
+// each as the device holds them (m = staging_bytes / unit); host_side(pinned, first, count) moves
+// one chunk between the caller's memory and a pinned buffer, in whatever form the caller keeps
+// it (the same bytes, or 64-bit words for 32-bit device words).
+namespace {
+using HostSide = std::function<void(char* pinned, std::size_t first, std::size_t count)>;
+
+void staged_upload(void* device, std::size_t count, std::size_t unit, const HostSide& fill)
 {
-    if (bytes == 0) return;
+    if (count == 0) return;
     PinnedBuffers& s = staging();
     std::lock_guard<std::mutex> guard(s.lock);
     s.ensure();
     cudaStream_t st = stream();
-    for (std::size_t offset = 0, chunk = 0; offset < bytes; offset += staging_bytes, ++chunk) {
+    const std::size_t per_chunk = staging_bytes / unit;
+    for (std::size_t first = 0, chunk = 0; first < count; first += per_chunk, ++chunk) {
         int b = int(chunk & 1);
-        std::size_t len = std::min(staging_bytes, bytes - offset);
+        std::size_t n = std::min(per_chunk, count - first);
         check(cudaEventSynchronize(s.done[b]), "cudaEventSynchronize (upload)");
-        copy_pool().copy(s.buffer[b], static_cast<const char*>(host) + offset, len);
-        check(cudaMemcpyAsync(static_cast<char*>(device) + offset, s.buffer[b], len, cudaMemcpyHostToDevice, st),
+        fill(s.buffer[b], first, n);
+        check(cudaMemcpyAsync(static_cast<char*>(device) + first * unit, s.buffer[b], n * unit,
+                              cudaMemcpyHostToDevice, st),
               "cudaMemcpyAsync (upload)");
         check(cudaEventRecord(s.done[b], st), "cudaEventRecord");
     }
     check(cudaStreamSynchronize(st), "cudaStreamSynchronize (upload)");
 }
 
-void download_bytes(void* host, const void* device, std::size_t bytes)
+void staged_download(const void* device, std::size_t count, std::size_t unit, const HostSide& drain)
 {
-    if (bytes == 0) return;
+    if (count == 0) return;
     PinnedBuffers& s = staging();
     std::lock_guard<std::mutex> guard(s.lock);
     s.ensure();
     cudaStream_t st = stream();
-    std::size_t chunks = (bytes + staging_bytes - 1) / staging_bytes;
+    const std::size_t per_chunk = staging_bytes / unit, chunks = (count + per_chunk - 1) / per_chunk;
     auto issue = [&](std::size_t chunk) {
         int b = int(chunk & 1);
-        std::size_t offset = chunk * staging_bytes, len = std::min(staging_bytes, bytes - offset);
-        check(cudaMemcpyAsync(s.buffer[b], static_cast<const char*>(device) + offset, len, cudaMemcpyDeviceToHost, st),
+        std::size_t first = chunk * per_chunk, n = std::min(per_chunk, count - first);
+        check(cudaMemcpyAsync(s.buffer[b], static_cast<const char*>(device) + first * unit, n * unit,
+                              cudaMemcpyDeviceToHost, st),
               "cudaMemcpyAsync (download)");
         check(cudaEventRecord(s.done[b], st), "cudaEventRecord");
     };
@@ -241,10 +272,54 @@ void download_bytes(void* host, const void* device, std::size_t bytes)
     for (std::size_t chunk = 0; chunk < chunks; ++chunk) {
         if (chunk + 1 < chunks) issue(chunk + 1);  // the next DMA runs while this chunk is copied out
         int b = int(chunk & 1);
-        std::size_t offset = chunk * staging_bytes, len = std::min(staging_bytes, bytes - offset);
+        std::size_t first = chunk * per_chunk, n = std::min(per_chunk, count - first);
         check(cudaEventSynchronize(s.done[b]), "cudaEventSynchronize (download)");
-        copy_pool().copy(static_cast<char*>(host) + offset, s.buffer[b], len);
+        drain(s.buffer[b], first, n);
     }
+}
+}  // namespace
+
+void upload_bytes(void* device, const void* host, std::size_t bytes)
+{
+    staged_upload(device, bytes, 1, [&](char* pinned, std::size_t first, std::size_t count) {
+        copy_pool().copy(pinned, static_cast<const char*>(host) + first, count);
+    });
+}
+
+void download_bytes(void* host, const void* device, std::size_t bytes)
+{
+    staged_download(device, bytes, 1, [&](char* pinned, std::size_t first, std::size_t count) {
+        copy_pool().copy(static_cast<char*>(host) + first, pinned, count);
+    });
+}
+
+bool upload_narrowed(std::uint32_t* device, const std::uint64_t* host, std::size_t count)
+{
+    std::atomic<std::uint64_t> high{0};  // the OR of every word's top half
+    staged_upload(device, count, sizeof(std::uint32_t), [&](char* pinned, std::size_t first, std::size_t n) {
+        auto* to = reinterpret_cast<std::uint32_t*>(pinned);
+        const std::uint64_t* from = host + first;
+        copy_pool().split(n, sizeof(std::uint64_t), [&](std::size_t begin, std::size_t end) {
+            std::uint64_t any = 0;
+            for (std::size_t i = begin; i < end; ++i) {
+                to[i] = std::uint32_t(from[i]);
+                any |= from[i];
+            }
+            high.fetch_or(any >> 32, std::memory_order_relaxed);
+        });
+    });
+    return high.load(std::memory_order_relaxed) == 0;
+}
+
+void download_widened(std::uint64_t* host, const std::uint32_t* device, std::size_t count)
+{
+    staged_download(device, count, sizeof(std::uint32_t), [&](char* pinned, std::size_t first, std::size_t n) {
+        const auto* from = reinterpret_cast<const std::uint32_t*>(pinned);
+        std::uint64_t* to = host + first;
+        copy_pool().split(n, sizeof(std::uint64_t), [&](std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i) to[i] = from[i];
+        });
+    });
 }
 
 }  // namespace detail

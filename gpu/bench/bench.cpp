@@ -11,6 +11,7 @@
 //   c2c, z2z   cuFFT forward of N complex floats / doubles (median, CUDA events)
 // Usage: cas-bench [--min LOG] [--max LOG] [--flint-max LOG] [--reps R] [--tune b,tile,radix,cols]...
 //                  [--opts BITS] (options of the fast path, tune_fast_options: A/B comparisons)
+//                  [--transfers 1] (host <-> device transfers of 2^max words only, see transfer_table)
 #include "gpu/ntt.hpp"
 
 #include <flint/nmod_poly.h>
@@ -20,6 +21,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -88,6 +90,37 @@ double time_wall(int reps, const std::function<void()>& f)
         ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     }
     return median(ms);
+}
+
+// Where host-to-host time goes: the transfers of a product's operands and result, staged through
+// pinned buffers by the copy pool (DeviceArray::upload / download), against plain DMA from and
+// to pinned memory (the PCIe ceiling) and a single-threaded host memcpy of the same bytes.
+void transfer_table(std::size_t n, int reps)
+{
+    auto row = [&](const char* what, std::size_t bytes, double ms) {
+        std::printf("%-44s %8.3f ms %7.1f GB/s\n", what, ms, bytes / (ms * 1e-3) / 1e9);
+    };
+    std::printf("transfers of 2^%d words, medians of %d (wall clock)\n", int(std::log2(double(n))), reps);
+    const std::size_t bytes = n * 8;
+    void* pinned = nullptr;
+    cuda_check(cudaMallocHost(&pinned, bytes), "cudaMallocHost");
+    std::memset(pinned, 1, bytes);
+    DeviceWords device(n);
+    row("DMA host -> device, pinned, 8-byte words", bytes, time_wall(reps, [&] {
+            cuda_check(cudaMemcpy(device.data(), pinned, bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
+        }));
+    row("DMA device -> host, pinned, 8-byte words", bytes, time_wall(reps, [&] {
+            cuda_check(cudaMemcpy(pinned, device.data(), bytes, cudaMemcpyDeviceToHost), "cudaMemcpy");
+        }));
+    cudaFreeHost(pinned);
+    std::vector<std::uint64_t> host(n, 1), other(n, 2);
+    row("memcpy host -> host, one thread", bytes, time_wall(reps, [&] { std::memcpy(other.data(), host.data(), bytes); }));
+    row("upload, staged, 8-byte words", bytes, time_wall(reps, [&] { device.upload(host.data(), n); }));
+    row("download, staged, 8-byte words", bytes, time_wall(reps, [&] { device.download(host.data(), n); }));
+    std::vector<std::uint32_t> host32(n, 1);
+    DeviceWords32 device32(n);
+    row("upload, staged, 4-byte words", bytes / 2, time_wall(reps, [&] { device32.upload(host32.data(), n); }));
+    row("download, staged, 4-byte words", bytes / 2, time_wall(reps, [&] { device32.download(host32.data(), n); }));
 }
 
 std::mt19937_64 rng(12345);
@@ -168,7 +201,7 @@ std::uint64_t odd_heavy_prime(int bits)
 int main(int argc, char** argv)
 {
     int min_log = 16, max_log = 24, flint_max = 22, reps = 21;
-    bool ntt_only = false;
+    bool ntt_only = false, transfers = false;
     for (int i = 1; i + 1 < argc; i += 2) {
         std::string opt = argv[i];
         if (opt == "--min") min_log = std::atoi(argv[i + 1]);
@@ -176,6 +209,7 @@ int main(int argc, char** argv)
         else if (opt == "--flint-max") flint_max = std::atoi(argv[i + 1]);
         else if (opt == "--reps") reps = std::atoi(argv[i + 1]);
         else if (opt == "--ntt-only") ntt_only = std::atoi(argv[i + 1]) != 0;
+        else if (opt == "--transfers") transfers = std::atoi(argv[i + 1]) != 0;
         else if (opt == "--opts") tune_fast_options(unsigned(std::atoi(argv[i + 1])));
         else if (opt == "--tune") {
             int b, tile, radix, cols;
@@ -189,6 +223,10 @@ int main(int argc, char** argv)
     std::printf("device: %s\n", describe().c_str());
     std::printf("flint: %s (nmod_poly_mul, one core)\n", FLINT_VERSION);
     cudaStream_t stream = static_cast<cudaStream_t>(stream_handle());
+    if (transfers) {
+        transfer_table(std::size_t(1) << max_log, reps);
+        return 0;
+    }
 
     std::uint64_t p62 = ntt_primes(62, 27, 1).at(0);
     std::uint64_t p31 = ntt_primes(31, 27, 1).at(0);

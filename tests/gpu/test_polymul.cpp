@@ -29,6 +29,21 @@ std::vector<std::uint64_t> flint_multiply(const std::vector<std::uint64_t>& a, c
     return c;
 }
 
+// a^e mod p as (na - 1) e + 1 coefficients (zero-padded past FLINT's length); a nonempty, reduced.
+std::vector<std::uint64_t> flint_power(const std::vector<std::uint64_t>& a, std::uint64_t e, std::uint64_t p)
+{
+    nmod_poly_t fa, fc;
+    nmod_poly_init2(fa, p, a.size());
+    nmod_poly_init(fc, p);
+    for (std::size_t i = 0; i < a.size(); ++i) nmod_poly_set_coeff_ui(fa, i, a[i]);
+    nmod_poly_pow(fc, fa, e);
+    std::vector<std::uint64_t> c((a.size() - 1) * e + 1, 0);
+    for (slong i = 0; i < nmod_poly_length(fc); ++i) c[i] = nmod_poly_get_coeff_ui(fc, i);
+    nmod_poly_clear(fa);
+    nmod_poly_clear(fc);
+    return c;
+}
+
 // The largest prime below 2^bits with p = 3 mod 4: p - 1 = 2 * odd, no transform of length > 2.
 std::uint64_t odd_heavy_prime(int bits)
 {
@@ -54,18 +69,21 @@ std::vector<std::uint64_t> moduli()
     return m;
 }
 
-void check_product(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b, std::uint64_t p,
-                   Algorithm algorithm)
+void require_same(const std::vector<std::uint64_t>& got, const std::vector<std::uint64_t>& expected)
 {
-    INFO("p = " << hex(p) << ", lengths " << a.size() << " x " << b.size() << ", " << to_string(algorithm));
-    auto expected = flint_multiply(a, b, p);
-    auto got = multiply_mod(a, b, p, algorithm);
     REQUIRE(got.size() == expected.size());
     if (got != expected) {
         std::size_t i = 0;
         while (got[i] == expected[i]) ++i;
         FAIL("first difference at " << i << ": got " << got[i] << ", FLINT " << expected[i]);
     }
+}
+
+void check_product(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b, std::uint64_t p,
+                   Algorithm algorithm)
+{
+    INFO("p = " << hex(p) << ", lengths " << a.size() << " x " << b.size() << ", " << to_string(algorithm));
+    require_same(multiply_mod(a, b, p, algorithm), flint_multiply(a, b, p));
 }
 
 }  // namespace
@@ -189,8 +207,10 @@ TEST_CASE("fused products (padding, pointwise product, widening inside the passe
 TEST_CASE("unreduced operand words are reduced mod p, in the fused and the unfused product", "[gpu][polymul]")
 {
     CAS_REQUIRE_GPU();
+    // 4294967291: CRT over 31-bit primes whose range (n p^2) a word near 2^64 would overflow
     std::vector<std::uint64_t> primes = {ntt_primes(31, 22, 1).at(0), ntt_primes(62, 22, 1).at(0),
-                                         ntt_primes(64, 22, 1).at(0), odd_heavy_prime(63), 0xFFFFFFFF00000001ull};
+                                         ntt_primes(64, 22, 1).at(0), odd_heavy_prime(63), 0xFFFFFFFF00000001ull,
+                                         4294967291ull};
     for (unsigned options : {703u, 63u, 15u, 0u}) {
         FastOptions scope(options);
         for (std::uint64_t p : primes) {
@@ -219,15 +239,8 @@ TEST_CASE("powers in one transform agree with FLINT's nmod_poly_pow", "[gpu][pol
                 auto a = t == 1 ? std::vector<std::uint64_t>(na, p - 1) : random_vector(na, p);
                 INFO("p = " << hex(p) << ", length " << na << ", e = " << e);
                 REQUIRE(power_in_one_transform(na, e, p));
-                nmod_poly_t fa, fc;
-                nmod_poly_init2(fa, p, na);
-                nmod_poly_init(fc, p);
-                for (std::size_t i = 0; i < na; ++i) nmod_poly_set_coeff_ui(fa, i, a[i]);
-                nmod_poly_pow(fc, fa, e);
-                std::vector<std::uint64_t> expected((na - 1) * e + 1, 0), got(expected.size());
-                for (slong i = 0; i < nmod_poly_length(fc); ++i) expected[i] = nmod_poly_get_coeff_ui(fc, i);
-                nmod_poly_clear(fa);
-                nmod_poly_clear(fc);
+                auto expected = flint_power(a, e, p);
+                std::vector<std::uint64_t> got(expected.size());
                 power_mod(a.data(), na, e, p, got.data());
                 CHECK(got == expected);
             }
@@ -239,4 +252,107 @@ TEST_CASE("powers in one transform agree with FLINT's nmod_poly_pow", "[gpu][pol
     CHECK(power_in_one_transform(std::size_t(1) << 19, 16, 998244353ull));
     CHECK_FALSE(power_in_one_transform(10, 0, 998244353ull));
     CHECK_FALSE(power_in_one_transform(0, 3, 998244353ull));
+}
+
+// Host to host modulo p < 2^32: 32-bit words on the bus, staged 4M words (16 MiB) a chunk, the
+// host side split over the copy workers above 2^17 words. Lengths put chunk and worker
+// boundaries at every kind of remainder; the result goes into a buffer prefilled with a
+// sentinel and one word longer, so that a chunk never copied out or a write past the end shows.
+namespace {
+constexpr std::size_t chunk_words = std::size_t(1) << 22;
+
+void check_host_product(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b, std::uint64_t p,
+                        const std::vector<std::uint64_t>& expected)
+{
+    INFO("p = " << p << ", lengths " << a.size() << " x " << b.size());
+    const std::size_t length = a.size() + b.size() - 1;
+    std::vector<std::uint64_t> got(length + 1, ~std::uint64_t(0));
+    multiply_mod(a.data(), a.size(), b.data(), b.size(), p, got.data());
+    CHECK(got[length] == ~std::uint64_t(0));
+    got.pop_back();
+    require_same(got, expected);
+}
+
+// single prime on 32-bit words, single prime on 64-bit words (p > 2^31), CRT, p = 3
+std::vector<std::uint64_t> moduli_below_2_32()
+{
+    return {ntt_primes(31, 24, 1).at(0), ntt_primes(32, 24, 1).at(0), 4294967291ull, 3};
+}
+}  // namespace
+
+TEST_CASE("host products modulo p < 2^32 (32-bit words on the bus) agree with FLINT across staging chunks",
+          "[gpu][polymul][narrow]")
+{
+    CAS_REQUIRE_GPU();
+    using Lengths = std::pair<std::size_t, std::size_t>;
+    // one-word operands; below the copy workers' threshold (2^17 words); just across it;
+    // 576005 = 9 * 64000 + 5: with the default 9 parts (8 workers and the caller) the last part
+    // also holds the 5 words past the 64-word-aligned pieces
+    std::vector<Lengths> lengths = {{1, 1}, {1000, 70000}, {131072, 131073}, {576005, 7}};
+    if (multiplier() >= 1)  // a: two chunks (remainder 1), b: part of one, result: two (remainder 3000001)
+        lengths.push_back({chunk_words + 1, 3000001});
+    for (std::uint64_t p : moduli_below_2_32()) {
+        for (auto [na, nb] : lengths) {
+            auto a = random_vector(na, p), b = random_vector(nb, p);
+            check_host_product(a, b, p, flint_multiply(a, b, p));
+        }
+    }
+    // Three chunks each way with short remainders, the long operand first and second (b starts
+    // na words into the device buffer).
+    const std::uint64_t p = moduli_below_2_32()[0];
+    const std::size_t long_length = multiplier() >= 1 ? 2 * chunk_words + 3 : chunk_words + 3;
+    auto a = random_vector(long_length, p), b = random_vector(5, p);
+    check_host_product(a, b, p, flint_multiply(a, b, p));
+    check_host_product(b, a, p, flint_multiply(b, a, p));
+}
+
+TEST_CASE("host products modulo p < 2^32 with operand words >= p are reduced (>= 2^32: the 64-bit path)",
+          "[gpu][polymul][narrow]")
+{
+    CAS_REQUIRE_GPU();
+    const std::size_t long_length = multiplier() >= 1 ? 2 * chunk_words + 3 : chunk_words + 3;
+    for (std::uint64_t p : moduli_below_2_32()) {
+        // words in [p, 2^32) travel as 32-bit words and are reduced on the device
+        auto a = random_vector(3000, p), b = random_vector(200000, p);
+        auto ra = a, rb = b;
+        a[7] = 0xFFFFFFFFull;
+        b[150000] = p;
+        ra[7] = a[7] % p;
+        rb[150000] = 0;
+        check_host_product(a, b, p, flint_multiply(ra, rb, p));
+        // one word >= 2^32 in the last chunk of the first operand, or only in the second operand
+        auto c = random_vector(long_length, p), d = random_vector(5, p);
+        auto rc = c, rd = d;
+        c[long_length - 1] = std::uint64_t(1) << 32;
+        rc[long_length - 1] = c[long_length - 1] % p;
+        check_host_product(c, d, p, flint_multiply(rc, rd, p));
+        rc[long_length - 1] = c[long_length - 1] = rng()() % p;
+        d[4] = ~std::uint64_t(0);
+        rd[4] = d[4] % p;
+        check_host_product(c, d, p, flint_multiply(rc, rd, p));
+    }
+}
+
+TEST_CASE("host powers modulo p < 2^32 agree with FLINT across a staging chunk, unreduced words too",
+          "[gpu][polymul][narrow]")
+{
+    CAS_REQUIRE_GPU();
+    const std::size_t na = multiplier() >= 1 ? chunk_words / 2 + 1 : 3001;  // a^2: chunk_words + 1 words
+    for (std::uint64_t p : {ntt_primes(31, 23, 1).at(0), ntt_primes(32, 23, 1).at(0)}) {
+        for (int unreduced : {0, 1, 2}) {
+            auto a = random_vector(na, p);
+            if (unreduced == 1) a[1] = p;                            // reduced on the device (32-bit path)
+            if (unreduced == 2) a[na - 1] += std::uint64_t(1) << 32;  // the 64-bit path
+            auto reduced = a;
+            for (auto& x : reduced) x %= p;
+            INFO("p = " << p << ", length " << na << ", unreduced " << unreduced);
+            REQUIRE(power_in_one_transform(na, 2, p));
+            std::vector<std::uint64_t> got(2 * na, ~std::uint64_t(0));  // one sentinel word past the end
+            auto expected = flint_power(reduced, 2, p);
+            power_mod(a.data(), na, 2, p, got.data());
+            CHECK(got.back() == ~std::uint64_t(0));
+            got.pop_back();
+            require_same(got, expected);
+        }
+    }
 }
