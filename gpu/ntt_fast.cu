@@ -309,8 +309,6 @@ __device__ __forceinline__ T reduce_word(std::uint64_t x, const Fusion<T>& f, co
 // last pass 139 -> 96 us (31-bit) and 271 -> 233 us (62-bit, Nsight Compute); whole transform
 // 31-bit 0.318 -> 0.257 ms, and 0.241 ms with the strided passes walking too; 62-bit 0.616 ->
 // 0.587 ms (strided walks are slower there: 32-bit words only).
-// Modulo the Goldilocks prime the walk stays in plain form: its product needs no companion and
-// is cheaper than a Montgomery one.
 template <int ARITH, class T>
 __device__ inline T montgomery_power(std::uint32_t e, const Twiddles<T>& tw, const Modulus<T>& m)
 {
@@ -330,6 +328,8 @@ struct WalkStep {
     }
 };
 
+// Modulo the Goldilocks prime the walk stays in plain form: its product needs no companion and
+// is cheaper than a Montgomery one.
 template <int ARITH, class T>
 struct TwiddleWalk {
     T current;  // omega^e of this iteration, Montgomery form (plain modulo the Goldilocks prime)

@@ -260,6 +260,8 @@ TEST_CASE("powers in one transform agree with FLINT's nmod_poly_pow", "[gpu][pol
 // sentinel and one word longer, so that a chunk never copied out or a write past the end shows.
 namespace {
 constexpr std::size_t chunk_words = std::size_t(1) << 22;
+// An operand three staging chunks long with a short remainder (two at small multipliers).
+std::size_t long_operand_length() { return multiplier() >= 1 ? 2 * chunk_words + 3 : chunk_words + 3; }
 
 void check_host_product(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b, std::uint64_t p,
                         const std::vector<std::uint64_t>& expected)
@@ -300,7 +302,7 @@ TEST_CASE("host products modulo p < 2^32 (32-bit words on the bus) agree with FL
     // Three chunks each way with short remainders, the long operand first and second (b starts
     // na words into the device buffer).
     const std::uint64_t p = moduli_below_2_32()[0];
-    const std::size_t long_length = multiplier() >= 1 ? 2 * chunk_words + 3 : chunk_words + 3;
+    const std::size_t long_length = long_operand_length();
     auto a = random_vector(long_length, p), b = random_vector(5, p);
     check_host_product(a, b, p, flint_multiply(a, b, p));
     check_host_product(b, a, p, flint_multiply(b, a, p));
@@ -310,7 +312,7 @@ TEST_CASE("host products modulo p < 2^32 with operand words >= p are reduced (>=
           "[gpu][polymul][narrow]")
 {
     CAS_REQUIRE_GPU();
-    const std::size_t long_length = multiplier() >= 1 ? 2 * chunk_words + 3 : chunk_words + 3;
+    const std::size_t long_length = long_operand_length();
     for (std::uint64_t p : moduli_below_2_32()) {
         // words in [p, 2^32) travel as 32-bit words and are reduced on the device
         auto a = random_vector(3000, p), b = random_vector(200000, p);
