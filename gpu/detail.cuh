@@ -17,13 +17,32 @@ namespace cas::gpu::detail {
 void check(cudaError_t status, const char* what);
 // After every kernel launch: the launch error, if any.
 inline void check_launch(const char* kernel) { check(cudaGetLastError(), kernel); }
-// Host <-> device copies through the pinned staging buffers (synchronous for the caller).
-void upload_bytes(void* device, const void* host, std::size_t bytes);
+// The stream every operation of the library is queued on.
+cudaStream_t stream();
+// An event recorded on stream() when constructed: the point of the stream an upload beside it
+// waits for.
+class StreamMark {
+public:
+    StreamMark();
+    ~StreamMark();
+    StreamMark(const StreamMark&) = delete;
+    StreamMark& operator=(const StreamMark&) = delete;
+    cudaEvent_t event() const { return event_; }
+private:
+    cudaEvent_t event_ = nullptr;
+};
+// Host <-> device copies through the pinned staging buffers (synchronous for the caller). An
+// upload runs after everything queued on stream(), or, given `after`, beside it: after that mark
+// only (the destination's allocation), overlapping the kernels queued since (products upload
+// their second operand while the first one is transformed). Kernels that read the destination
+// must be queued after the upload returns.
+void upload_bytes(void* device, const void* host, std::size_t bytes, const StreamMark* after = nullptr);
 void download_bytes(void* host, const void* device, std::size_t bytes);
 // The same for 64-bit host words that fit 32 bits, moved as 32-bit words (half the PCIe bytes):
 // upload_narrowed writes device[i] = host[i] mod 2^32 and returns whether every host[i] < 2^32
 // (when false, device holds no meaning); download_widened writes host[i] = device[i].
-bool upload_narrowed(std::uint32_t* device, const std::uint64_t* host, std::size_t count);
+bool upload_narrowed(std::uint32_t* device, const std::uint64_t* host, std::size_t count,
+                     const StreamMark* after = nullptr);
 void download_widened(std::uint64_t* host, const std::uint32_t* device, std::size_t count);
 // Two pinned host buffers of `bytes` each, and an event per buffer recorded after the last copy
 // that used it: wait on done[i] before writing or reading buffer[i].
@@ -36,8 +55,6 @@ struct PinnedPair {
 void with_block_staging(const std::function<void(const PinnedPair&)>& body);
 // Throws Unavailable when there is no device.
 void require_device();
-// The stream every operation of the library is queued on.
-cudaStream_t stream();
 
 // Stream-ordered scratch memory (cudaMallocAsync), freed when the owner goes.
 template <class T>
@@ -153,9 +170,13 @@ template <class T>
 void transform(T* data, std::size_t n, std::size_t batch, std::uint64_t p, std::uint64_t w, bool inverse,
                Algorithm algorithm, const Fusion<T>* fusion = nullptr);
 
-// c = a * b mod p (polymul.cu) for device words in [0, p), into out[0, na + nb - 1).
+// Host side of a product whose second operand is still on its way: run once the work on the
+// first operand is queued, it makes b's device words valid (an upload beside the stream, so that
+// it overlaps that work), before anything that reads them is queued. Empty: b is there already.
+using SecondOperand = std::function<void()>;
+// c = a * b mod p (polymul.cu) for device words a and b (any 64-bit words), into out[0, na + nb - 1).
 void multiply_device(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb, std::uint64_t p,
-                     Algorithm algorithm, std::uint64_t* out);
+                     Algorithm algorithm, std::uint64_t* out, const SecondOperand& bring_second = {});
 
 // out[0, e (na - 1) + 1) = a^e mod p (polymul.cu) for device words in [0, p), through one
 // transform of length n (the power of two >= e (na - 1) + 1; power_in_one_transform must hold).

@@ -1000,7 +1000,7 @@ void ntt_fast(T* data, int log_n, std::size_t batch, const Modulus<T>& m, const 
     bool scale_output = scale != T(1);
     Fusion<T> f = fusion ? *fusion : Fusion<T>{};
     if (fusion && !fast_fusable<T>(log_n)) throw Error("fast NTT: fused transform of a length that cannot fuse");
-    if (f.first_mode == mode_load_u64 && batch != 2) throw Error("fast NTT: fused loads need two vectors");
+    if (f.first_mode == mode_load_u64 && batch > 2) throw Error("fast NTT: fused loads take one or two vectors");
     if (f.first_mode == mode_pointwise && batch != 1) throw Error("fast NTT: fused product needs one vector");
     if (f.widen_out && batch != 1) throw Error("fast NTT: widened output needs one vector");
 

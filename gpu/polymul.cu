@@ -185,9 +185,11 @@ GarnerConstants<T> garner_constants(const std::vector<std::uint64_t>& primes, st
 // work[0, n) = (a b mod q) coefficients 0..n-1 (cyclic, exact when na + nb - 1 <= n);
 // work must hold 2n words. With `out` (single-prime products), the result goes to out[0, length)
 // as 64-bit words instead, and work[0, n) is left undefined. Returns whether it wrote `out`.
+// With bring_second (SecondOperand), b is read only after it ran, and a's work is queued before.
 template <class T>
 bool residue_product(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb, std::uint64_t q,
-                     std::size_t n, Algorithm algorithm, T* work, std::uint64_t* out, std::size_t length)
+                     std::size_t n, Algorithm algorithm, T* work, std::uint64_t* out, std::size_t length,
+                     const SecondOperand& bring_second)
 {
     auto reduce = make_reducer<T>(q);
     std::uint64_t w = root_of_unity(q, n);
@@ -211,7 +213,20 @@ bool residue_product(const std::uint64_t* a, std::size_t na, const std::uint64_t
         } else {
             f.one_q = reduce.one_q;
         }
-        transform(work, n, 2, q, w, false, algorithm, &f);
+        if (bring_second) {  // one transform at a time: a's runs while b is brought
+            Fusion<T> fb = f;
+            f.count1 = 0;
+            f.src1 = nullptr;
+            transform(work, n, 1, q, w, false, algorithm, &f);
+            bring_second();
+            fb.src0 = b;
+            fb.count0 = nb;
+            fb.src1 = nullptr;
+            fb.count1 = 0;
+            transform(work + n, n, 1, q, w, false, algorithm, &fb);
+        } else {
+            transform(work, n, 2, q, w, false, algorithm, &f);
+        }
         Fusion<T> g{};
         g.first_mode = 2;
         if (out) {
@@ -224,6 +239,7 @@ bool residue_product(const std::uint64_t* a, std::size_t na, const std::uint64_t
     }
     to_residues<<<grid_for(n, 256), 256, 0, stream()>>>(a, na, work, n, reduce);
     check_launch("to_residues");
+    if (bring_second) bring_second();
     to_residues<<<grid_for(n, 256), 256, 0, stream()>>>(b, nb, work + n, n, reduce);
     check_launch("to_residues");
     transform(work, n, 2, q, w, false, algorithm);
@@ -235,7 +251,7 @@ bool residue_product(const std::uint64_t* a, std::size_t na, const std::uint64_t
 
 template <class T>
 void product(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb, const ProductPlan& plan,
-             std::uint64_t p, Algorithm algorithm, std::uint64_t* out)
+             std::uint64_t p, Algorithm algorithm, std::uint64_t* out, const SecondOperand& bring_second)
 {
     std::size_t n = plan.transform_length, length = na + nb - 1;
     std::size_t k = plan.primes.size();
@@ -243,7 +259,7 @@ void product(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std
     bool written = false;
     for (std::size_t i = 0; i < k; ++i)
         written = residue_product(a, na, b, nb, plan.primes[i], n, algorithm, work.get() + 2 * n * i,
-                                  plan.single_prime ? out : nullptr, length);
+                                  plan.single_prime ? out : nullptr, length, i == 0 ? bring_second : SecondOperand());
     if (written) return;
     if (plan.single_prime) {
         if constexpr (sizeof(T) == 8) {
@@ -263,7 +279,7 @@ void product(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std
 }  // namespace
 
 void multiply_device(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb, std::uint64_t p,
-                     Algorithm algorithm, std::uint64_t* out)
+                     Algorithm algorithm, std::uint64_t* out, const SecondOperand& bring_second)
 {
     if (p < 2) throw Error("modulus must be at least 2");
     if (na == 0 || nb == 0) return;
@@ -271,10 +287,13 @@ void multiply_device(const std::uint64_t* a, std::size_t na, const std::uint64_t
     // The CRT primes cover coefficients up to n p^2, so operand words >= p must be reduced mod p
     // first (a single prime reduces them by itself): one more sweep over the operands.
     Scratch<std::uint64_t> reduced(plan.single_prime ? 0 : na + nb);
+    SecondOperand to_transforms = bring_second;
     if (!plan.single_prime) {
         auto reduce = make_reducer<std::uint64_t>(p);
         to_residues<<<grid_for(na, 256), 256, 0, stream()>>>(a, na, reduced.get(), na, reduce);
         check_launch("to_residues");
+        if (bring_second) bring_second();
+        to_transforms = nullptr;
         to_residues<<<grid_for(nb, 256), 256, 0, stream()>>>(b, nb, reduced.get() + na, nb, reduce);
         check_launch("to_residues");
         a = reduced.get();
@@ -282,8 +301,8 @@ void multiply_device(const std::uint64_t* a, std::size_t na, const std::uint64_t
     }
     bool narrow = std::all_of(plan.primes.begin(), plan.primes.end(),
                               [](std::uint64_t q) { return q < (std::uint64_t(1) << 31); });
-    if (narrow) product<std::uint32_t>(a, na, b, nb, plan, p, algorithm, out);
-    else product<std::uint64_t>(a, na, b, nb, plan, p, algorithm, out);
+    if (narrow) product<std::uint32_t>(a, na, b, nb, plan, p, algorithm, out, to_transforms);
+    else product<std::uint64_t>(a, na, b, nb, plan, p, algorithm, out, to_transforms);
 }
 
 // out[0, e (na - 1) + 1) = a^e mod p through one transform of length n (power_in_one_transform).
@@ -313,21 +332,28 @@ void power_device(const std::uint64_t* a, std::size_t na, std::uint64_t e, std::
 namespace {
 // Host to host modulo p < 2^32, where every coefficient fits 32 bits: the operands a[0, na),
 // b[0, nb) cross PCIe as 32-bit words and are widened on the device into one 64-bit array
-// (b' = a' + na) for compute(a', result), whose 64-bit result[0, length) comes back narrowed.
-// Half the bus bytes (2^23 x 2^23: 256 -> 128 MiB, 4.9 -> 2.45 ms at 54.8 GB/s) and 12 instead
-// of 16 bytes per coefficient in the pageable <-> pinned copies, for two conversion sweeps on
-// the device (384 MiB at 2^24: about a tenth of a millisecond). False, with nothing written,
-// when an operand has a word >= 2^32: the caller then takes the 64-bit path, which reduces any
-// word (words in [p, 2^32) pass here and are reduced on the device as before).
+// (b' = a' + na) for compute(a', result, bring_b), whose 64-bit result[0, length) comes back
+// narrowed; compute runs bring_b (which uploads and widens b) before it reads b'. Half the bus
+// bytes (2^23 x 2^23: 256 -> 128 MiB, 4.9 -> 2.45 ms at 54.8 GB/s) and 12 instead of 16 bytes per
+// coefficient in the pageable <-> pinned copies, for two conversion sweeps on the device (384 MiB
+// at 2^24: about a tenth of a millisecond). False, with nothing written, when an operand has a
+// word >= 2^32: the caller then takes the 64-bit path, which reduces any word (words in [p, 2^32)
+// pass here and are reduced on the device as before); the work queued for a is then wasted.
 template <class Compute>
 bool through_32_bit_words(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb,
                           std::size_t length, std::uint64_t* out, Compute compute)
 {
     Scratch<std::uint32_t> narrow(std::max(na + nb, length));
-    if (!upload_narrowed(narrow.get(), a, na) || !upload_narrowed(narrow.get() + na, b, nb)) return false;
     Scratch<std::uint64_t> wide(na + nb + length);
-    launch_convert(narrow.get(), wide.get(), na + nb);
-    compute(wide.get(), wide.get() + na + nb);
+    StreamMark allocated;
+    if (!upload_narrowed(narrow.get(), a, na)) return false;
+    launch_convert(narrow.get(), wide.get(), na);
+    bool b_fits = true;
+    compute(wide.get(), wide.get() + na + nb, [&] {
+        b_fits = upload_narrowed(narrow.get() + na, b, nb, &allocated);
+        if (b_fits) launch_convert(narrow.get() + na, wide.get() + na, nb);
+    });
+    if (!b_fits) return false;
     launch_convert(wide.get() + na + nb, narrow.get(), length);  // result words are < p < 2^32
     download_widened(out, narrow.get(), length);
     return true;
@@ -360,14 +386,17 @@ void multiply_mod(const std::uint64_t* a, std::size_t na, const std::uint64_t* b
     detail::require_device();
     if (na == 0 || nb == 0) return;
     const std::size_t length = na + nb - 1;
-    auto product = [&](const std::uint64_t* ab, std::uint64_t* c) {  // b follows a on the device
-        detail::multiply_device(ab, na, ab + na, nb, p, algorithm, c);
+    // b follows a on the device, and is uploaded (bring_b) while a's first work runs
+    auto product = [&](const std::uint64_t* ab, std::uint64_t* c, const detail::SecondOperand& bring_b) {
+        detail::multiply_device(ab, na, ab + na, nb, p, algorithm, c, bring_b);
     };
     // p < 2^32: half the PCIe bytes (through_32_bit_words); the 64-bit path when it says no
     if (p < detail::two_to_32 && detail::through_32_bit_words(a, na, b, nb, length, out, product)) return;
-    DeviceWords da(a, na), db(b, nb), dc(length);
-    multiply_mod(da, db, p, dc, algorithm);
-    dc.download(out, length);
+    DeviceWords ab(na + nb), c(length);
+    detail::StreamMark allocated;
+    ab.upload(a, na);
+    product(ab.data(), c.data(), [&] { detail::upload_bytes(ab.data() + na, b, nb * sizeof(std::uint64_t), &allocated); });
+    c.download(out, length);
 }
 
 std::vector<std::uint64_t> multiply_mod(const std::uint64_t* a, std::size_t na, const std::uint64_t* b,
@@ -412,10 +441,12 @@ void power_mod(const std::uint64_t* a, std::size_t na, std::uint64_t e, std::uin
     detail::require_device();
     if (!power_in_one_transform(na, e, p)) throw Error("power_mod: no transform of that length modulo p");
     const std::size_t n = power_transform_length(na, e), length = std::size_t(e) * (na - 1) + 1;
-    auto power = [&](const std::uint64_t* da, std::uint64_t* dc) { detail::power_device(da, na, e, p, n, algorithm, dc); };
+    auto power = [&](const std::uint64_t* da, std::uint64_t* dc, const detail::SecondOperand&) {  // no second operand
+        detail::power_device(da, na, e, p, n, algorithm, dc);
+    };
     if (p < detail::two_to_32 && detail::through_32_bit_words(a, na, nullptr, 0, length, out, power)) return;
     DeviceWords da(a, na), dc(length);
-    power(da.data(), dc.data());
+    power(da.data(), dc.data(), nullptr);
     dc.download(out, length);
 }
 

@@ -34,6 +34,7 @@ struct DeviceState {
     bool present = false;
     std::string reason;
     cudaStream_t stream = nullptr;
+    cudaStream_t side = nullptr;  // uploads that overlap the kernels queued on `stream`
 };
 
 DeviceState& state()
@@ -52,7 +53,8 @@ DeviceState& state()
             return d;
         }
         if (cudaSetDevice(0) != cudaSuccess ||
-            cudaStreamCreateWithFlags(&d.stream, cudaStreamNonBlocking) != cudaSuccess) {
+            cudaStreamCreateWithFlags(&d.stream, cudaStreamNonBlocking) != cudaSuccess ||
+            cudaStreamCreateWithFlags(&d.side, cudaStreamNonBlocking) != cudaSuccess) {
             d.reason = "cannot create a stream on device 0";
             cudaGetLastError();
             return d;
@@ -80,6 +82,17 @@ cudaStream_t stream()
     require_device();
     return state().stream;
 }
+
+StreamMark::StreamMark()
+{
+    check(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming), "cudaEventCreate (mark)");
+    cudaError_t status = cudaEventRecord(event_, stream());
+    if (status != cudaSuccess) {
+        cudaEventDestroy(event_);
+        check(status, "cudaEventRecord (mark)");
+    }
+}
+StreamMark::~StreamMark() { cudaEventDestroy(event_); }
 
 template <class T>
 Scratch<T>::Scratch(std::size_t count)
@@ -235,13 +248,19 @@ void with_block_staging(const std::function<void(const PinnedPair&)>& body)
 namespace {
 using HostSide = std::function<void(char* pinned, std::size_t first, std::size_t count)>;
 
-void staged_upload(void* device, std::size_t count, std::size_t unit, const HostSide& fill)
+// after == nullptr: the DMA runs on the library stream, after everything queued there. Otherwise
+// on the side stream after `after` only, so that it overlaps the kernels queued since.
+void staged_upload(void* device, std::size_t count, std::size_t unit, const HostSide& fill, const StreamMark* after)
 {
     if (count == 0) return;
     PinnedBuffers& s = staging();
     std::lock_guard<std::mutex> guard(s.lock);
     s.ensure();
     cudaStream_t st = stream();
+    if (after) {
+        st = state().side;
+        check(cudaStreamWaitEvent(st, after->event(), 0), "cudaStreamWaitEvent (upload)");
+    }
     const std::size_t per_chunk = staging_bytes / unit;
     for (std::size_t first = 0, chunk = 0; first < count; first += per_chunk, ++chunk) {
         int b = int(chunk & 1);
@@ -323,11 +342,11 @@ void staged_download(const void* device, std::size_t count, std::size_t unit, co
 }
 }  // namespace
 
-void upload_bytes(void* device, const void* host, std::size_t bytes)
+void upload_bytes(void* device, const void* host, std::size_t bytes, const StreamMark* after)
 {
     staged_upload(device, bytes, 1, [&](char* pinned, std::size_t first, std::size_t count) {
         copy_pool().copy(pinned, static_cast<const char*>(host) + first, count);
-    });
+    }, after);
 }
 
 void download_bytes(void* host, const void* device, std::size_t bytes)
@@ -338,7 +357,7 @@ void download_bytes(void* host, const void* device, std::size_t bytes)
     });
 }
 
-bool upload_narrowed(std::uint32_t* device, const std::uint64_t* host, std::size_t count)
+bool upload_narrowed(std::uint32_t* device, const std::uint64_t* host, std::size_t count, const StreamMark* after)
 {
     std::atomic<std::uint64_t> high{0};  // the OR of every word's top half
     staged_upload(device, count, sizeof(std::uint32_t), [&](char* pinned, std::size_t first, std::size_t n) {
@@ -352,7 +371,7 @@ bool upload_narrowed(std::uint32_t* device, const std::uint64_t* host, std::size
             }
             high.fetch_or(any >> 32, std::memory_order_relaxed);
         });
-    });
+    }, after);
     return high.load(std::memory_order_relaxed) == 0;
 }
 

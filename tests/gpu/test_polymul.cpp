@@ -335,6 +335,29 @@ TEST_CASE("host products modulo p < 2^32 with operand words >= p are reduced (>=
     }
 }
 
+// Host products modulo p >= 2^32: a goes up first, b beside the library stream while a's work
+// (its forward transform, or for CRT products its reduction) runs. b spans two staging chunks
+// of 2M 64-bit words (one at small multipliers), first as the long operand, then as the short
+// one, then both long; unreduced words in b show that it was read after its upload.
+TEST_CASE("host products modulo p >= 2^32 upload the second operand beside the first one's work",
+          "[gpu][polymul][overlap]")
+{
+    CAS_REQUIRE_GPU();
+    const std::size_t chunk64 = chunk_words / 2;
+    const std::size_t long_length = multiplier() >= 1 ? chunk64 + 5 : chunk64 / 4 + 5;
+    const std::uint64_t goldilocks = 0xFFFFFFFF00000001ull, odd_heavy = 9223372036854775783ull;
+    for (std::uint64_t p : {ntt_primes(62, 24, 1).at(0), goldilocks, odd_heavy}) {
+        using Lengths = std::pair<std::size_t, std::size_t>;
+        for (auto [na, nb] : {Lengths{3, long_length}, Lengths{long_length, 3}, Lengths{long_length / 2, long_length}}) {
+            auto a = random_vector(na, p), b = random_vector(nb, p);
+            auto rb = b;
+            b[nb - 1] = ~std::uint64_t(0);
+            rb[nb - 1] = b[nb - 1] % p;
+            check_host_product(a, b, p, flint_multiply(a, rb, p));
+        }
+    }
+}
+
 TEST_CASE("host powers modulo p < 2^32 agree with FLINT across a staging chunk, unreduced words too",
           "[gpu][polymul][narrow]")
 {
