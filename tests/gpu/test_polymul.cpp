@@ -288,9 +288,10 @@ TEST_CASE("host products modulo p < 2^32 (32-bit words on the bus) agree with FL
     CAS_REQUIRE_GPU();
     using Lengths = std::pair<std::size_t, std::size_t>;
     // one-word operands; below the copy workers' threshold (2^17 words); just across it;
-    // 576005 = 9 * 64000 + 5: with the default 9 parts (8 workers and the caller) the last part
-    // also holds the 5 words past the 64-word-aligned pieces
-    std::vector<Lengths> lengths = {{1, 1}, {1000, 70000}, {131072, 131073}, {576005, 7}};
+    // 576005 = 9 * 64000 + 5 and 576517 = 16 * 36032 + 5: with 9 parts (8 workers and the
+    // caller) or 16 (the default on a 16-core host) the last part also holds the 5 words past
+    // the 64-word-aligned pieces
+    std::vector<Lengths> lengths = {{1, 1}, {1000, 70000}, {131072, 131073}, {576005, 7}, {7, 576517}};
     if (multiplier() >= 1)  // a: two chunks (remainder 1), b: part of one, result: two (remainder 3000001)
         lengths.push_back({chunk_words + 1, 3000001});
     for (std::uint64_t p : moduli_below_2_32()) {
