@@ -445,6 +445,18 @@ std::string describe()
 
 void* stream_handle() { return detail::stream(); }
 
+void warm_up()
+{
+    if (!available()) return;  // the context: the device state's one-time initialisation
+    try {
+        detail::PinnedBuffers& s = detail::staging();
+        std::lock_guard<std::mutex> guard(s.lock);
+        s.ensure();
+    } catch (const Error&) {
+        // the first transfer meets the same failure again and reports it
+    }
+}
+
 void synchronize()
 {
     detail::check(cudaStreamSynchronize(detail::stream()), "cudaStreamSynchronize");

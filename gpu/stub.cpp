@@ -13,6 +13,7 @@ bool available() { return false; }
 DeviceInfo device_info() { unavailable(); }
 std::string describe() { return "no CUDA device (built without CUDA)"; }
 void synchronize() { unavailable(); }
+void warm_up() {}
 void* stream_handle() { unavailable(); }
 
 template <class Word> DeviceArray<Word>::DeviceArray(std::size_t) { unavailable(); }

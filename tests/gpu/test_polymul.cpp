@@ -5,6 +5,8 @@
 
 #include <flint/nmod_poly.h>
 
+#include <thread>
+
 using namespace cas::gpu;
 using namespace cas::gpu::test;
 
@@ -357,6 +359,19 @@ TEST_CASE("host products modulo p >= 2^32 upload the second operand beside the f
             check_host_product(a, b, p, flint_multiply(a, rb, p));
         }
     }
+}
+
+// The REPL warms the GPU up on a thread of its own while the user may already multiply.
+TEST_CASE("warm_up never throws and runs beside a host product", "[gpu][polymul][warmup]")
+{
+    CHECK_NOTHROW(warm_up());  // with or without a device
+    CAS_REQUIRE_GPU();
+    const std::uint64_t p = ntt_primes(62, 24, 1).at(0);
+    auto a = random_vector(100000, p), b = random_vector(70000, p);
+    auto expected = flint_multiply(a, b, p);
+    std::thread beside([] { warm_up(); });
+    check_host_product(a, b, p, expected);
+    beside.join();
 }
 
 TEST_CASE("host powers modulo p < 2^32 agree with FLINT across a staging chunk, unreduced words too",
