@@ -200,12 +200,10 @@ bool residue_product(const std::uint64_t* a, std::size_t na, const std::uint64_t
         // transform's first pass reads the 64-bit operands, reduces and zero-pads them; the
         // inverse's first pass multiplies the two spectra; its last pass scales by 1/n and
         // writes the 64-bit result (single prime).
-        Fusion<T> f{};
+        Fusion<T> f{};  // vector 0 reads a
         f.first_mode = 1;
         f.src0 = a;
         f.count0 = na;
-        f.src1 = b;
-        f.count1 = nb;
         if constexpr (sizeof(T) == 4) {
             f.one_q = reduce.one_q;
             f.two32 = reduce.two32;
@@ -213,18 +211,16 @@ bool residue_product(const std::uint64_t* a, std::size_t na, const std::uint64_t
         } else {
             f.one_q = reduce.one_q;
         }
-        if (bring_second) {  // one transform at a time: a's runs while b is brought
-            Fusion<T> fb = f;
-            f.count1 = 0;
-            f.src1 = nullptr;
+        if (bring_second) {  // a's transform runs while b is brought, then b's
             transform(work, n, 1, q, w, false, algorithm, &f);
             bring_second();
+            Fusion<T> fb = f;
             fb.src0 = b;
             fb.count0 = nb;
-            fb.src1 = nullptr;
-            fb.count1 = 0;
             transform(work + n, n, 1, q, w, false, algorithm, &fb);
-        } else {
+        } else {  // both in one batch: vector 1 reads b
+            f.src1 = b;
+            f.count1 = nb;
             transform(work, n, 2, q, w, false, algorithm, &f);
         }
         Fusion<T> g{};
@@ -395,7 +391,8 @@ void multiply_mod(const std::uint64_t* a, std::size_t na, const std::uint64_t* b
     DeviceWords ab(na + nb), c(length);
     detail::StreamMark allocated;
     ab.upload(a, na);
-    product(ab.data(), c.data(), [&] { detail::upload_bytes(ab.data() + na, b, nb * sizeof(std::uint64_t), &allocated); });
+    product(ab.data(), c.data(),
+            [&] { detail::upload_bytes(ab.data() + na, b, nb * sizeof(std::uint64_t), &allocated); });
     c.download(out, length);
 }
 

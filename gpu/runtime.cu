@@ -307,7 +307,7 @@ void advise_huge_pages(const HostRange& range)
     constexpr std::uintptr_t huge = std::uintptr_t(2) << 20;
     std::uintptr_t first = (reinterpret_cast<std::uintptr_t>(range.begin) + huge - 1) & ~(huge - 1);
     std::uintptr_t last = (reinterpret_cast<std::uintptr_t>(range.begin) + range.bytes) & ~(huge - 1);
-    if (first < last) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);  // a hint: failure is harmless
+    if (first < last) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);  // a hint: may fail
 #else
     (void)range;
 #endif
@@ -391,7 +391,8 @@ bool upload_narrowed(std::uint32_t* device, const std::uint64_t* host, std::size
 void download_widened(std::uint64_t* host, const std::uint32_t* device, std::size_t count)
 {
     HostRange destination{reinterpret_cast<char*>(host), count * sizeof(std::uint64_t)};
-    staged_download(device, count, sizeof(std::uint32_t), destination, [&](char* pinned, std::size_t first, std::size_t n) {
+    staged_download(device, count, sizeof(std::uint32_t), destination,
+                    [&](char* pinned, std::size_t first, std::size_t n) {
         const auto* from = reinterpret_cast<const std::uint32_t*>(pinned);
         std::uint64_t* to = host + first;
         copy_pool().split(n, sizeof(std::uint64_t), [&](std::size_t begin, std::size_t end) {

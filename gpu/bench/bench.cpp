@@ -281,7 +281,8 @@ int main(int argc, char** argv)
         return 0;
     }
     std::printf("%-5s %-5s %10s %9s %9s %9s %9s %8s %6s %9s %9s %9s %9s %9s\n", "N", "prime", "flint ms", "gpu dev",
-                "gpu h2h", "h2h new", "ntt ms", "GB/s", "%copy", "c2c ms", "z2z ms", "flint/h2h", "flint/dev", "ntt/c2c");
+                "gpu h2h", "h2h new", "ntt ms", "GB/s", "%copy", "c2c ms", "z2z ms", "flint/h2h", "flint/dev",
+                "ntt/c2c");
     for (int log_n = min_log; log_n <= max_log; ++log_n) {
         std::size_t n = std::size_t(1) << log_n, half = n / 2;
         CufftTimes fft = cufft_times(n, reps);
@@ -321,8 +322,8 @@ int main(int argc, char** argv)
             std::snprintf(r1, sizeof r1, flint < 0 ? "-" : "%.0fx", flint / h2h);
             std::snprintf(r2, sizeof r2, flint < 0 ? "-" : "%.0fx", flint / dev);
             std::snprintf(r3, sizeof r3, ntt < 0 ? "-" : "%.2f", ntt / (words64 ? fft.c2c : fft.c2c / 2));
-            std::printf("2^%-3d %-5s %10s %9.3f %9.3f %9.3f %9s %8s %6s %9.4f %9.4f %9s %9s %9s%s\n", log_n, name, flint_s,
-                        dev, h2h, h2h_new, ntt_s, gbs_s, pct_s, fft.c2c, fft.z2z, r1, r2, r3,
+            std::printf("2^%-3d %-5s %10s %9.3f %9.3f %9.3f %9s %8s %6s %9.4f %9.4f %9s %9s %9s%s\n", log_n, name,
+                        flint_s, dev, h2h, h2h_new, ntt_s, gbs_s, pct_s, fft.c2c, fft.z2z, r1, r2, r3,
                         verified ? "" : "  MISMATCH vs FLINT");
             std::fflush(stdout);
         }

@@ -351,7 +351,8 @@ TEST_CASE("host products modulo p >= 2^32 upload the second operand beside the f
     const std::uint64_t goldilocks = 0xFFFFFFFF00000001ull, odd_heavy = 9223372036854775783ull;
     for (std::uint64_t p : {ntt_primes(62, 24, 1).at(0), goldilocks, odd_heavy}) {
         using Lengths = std::pair<std::size_t, std::size_t>;
-        for (auto [na, nb] : {Lengths{3, long_length}, Lengths{long_length, 3}, Lengths{long_length / 2, long_length}}) {
+        const Lengths cases[] = {{3, long_length}, {long_length, 3}, {long_length / 2, long_length}};
+        for (auto [na, nb] : cases) {
             auto a = random_vector(na, p), b = random_vector(nb, p);
             auto rb = b;
             b[nb - 1] = ~std::uint64_t(0);
