@@ -283,13 +283,11 @@ void multiply_device(const std::uint64_t* a, std::size_t na, const std::uint64_t
     // The CRT primes cover coefficients up to n p^2, so operand words >= p must be reduced mod p
     // first (a single prime reduces them by itself): one more sweep over the operands.
     Scratch<std::uint64_t> reduced(plan.single_prime ? 0 : na + nb);
-    SecondOperand to_transforms = bring_second;
     if (!plan.single_prime) {
         auto reduce = make_reducer<std::uint64_t>(p);
         to_residues<<<grid_for(na, 256), 256, 0, stream()>>>(a, na, reduced.get(), na, reduce);
         check_launch("to_residues");
         if (bring_second) bring_second();
-        to_transforms = nullptr;
         to_residues<<<grid_for(nb, 256), 256, 0, stream()>>>(b, nb, reduced.get() + na, nb, reduce);
         check_launch("to_residues");
         a = reduced.get();
@@ -297,6 +295,8 @@ void multiply_device(const std::uint64_t* a, std::size_t na, const std::uint64_t
     }
     bool narrow = std::all_of(plan.primes.begin(), plan.primes.end(),
                               [](std::uint64_t q) { return q < (std::uint64_t(1) << 31); });
+    // a CRT product brought b before its reduction above
+    const SecondOperand& to_transforms = plan.single_prime ? bring_second : SecondOperand();
     if (narrow) product<std::uint32_t>(a, na, b, nb, plan, p, algorithm, out, to_transforms);
     else product<std::uint64_t>(a, na, b, nb, plan, p, algorithm, out, to_transforms);
 }
