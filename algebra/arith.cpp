@@ -485,6 +485,22 @@ Value reduce_mod(const Value& a, const Value& p) {
   }
 }
 
+namespace {
+
+// Two packed vectors over one Z/pZ compare as words, without making their Values.
+bool equal_vectors(const Value& a, const Value& b) {
+  const PackedResidues *packed_a = a.packed_residues(), *packed_b = b.packed_residues();
+  if (packed_a && packed_b && same_modulus(packed_a->modulus, packed_b->modulus))
+    return packed_a->words == packed_b->words;
+  const auto &x = a.as_vec(), &y = b.as_vec();
+  if (x.size() != y.size()) return false;
+  for (size_t i = 0; i < x.size(); i++)
+    if (!equal_values(x[i], y[i])) return false;
+  return true;
+}
+
+}  // namespace
+
 bool equal_values(const Value& a, const Value& b) {
   if (is_ring(a) && is_ring(b)) return ring_equal(a, b);
   if (a.kind() != b.kind()) return false;
@@ -493,13 +509,7 @@ bool equal_values(const Value& a, const Value& b) {
     case Kind::Bool: return a.as_bool() == b.as_bool();
     case Kind::Real: return a.as_real() == b.as_real();
     case Kind::Str: return a.as_str() == b.as_str();
-    case Kind::Vec: {
-      const auto &x = a.as_vec(), &y = b.as_vec();
-      if (x.size() != y.size()) return false;
-      for (size_t i = 0; i < x.size(); i++)
-        if (!equal_values(x[i], y[i])) return false;
-      return true;
-    }
+    case Kind::Vec: return equal_vectors(a, b);
     default: return false;
   }
 }

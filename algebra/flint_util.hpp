@@ -37,4 +37,7 @@ class Fmpz {
 
 std::string fmpz_to_string(const fmpz_t z);
 
+// fmpz_get_ui for 0 <= z < 2^64, without the call for the values FLINT keeps inline (below 2^62).
+inline ulong fmpz_get_word(const fmpz* z) { return COEFF_IS_MPZ(*z) ? fmpz_get_ui(z) : static_cast<ulong>(*z); }
+
 }  // namespace cas

@@ -208,7 +208,7 @@ std::string describe(const Value& v) {
   shortened.elide_above = 8;
   shortened.elide_keep = 2;
   switch (v.kind()) {
-    case Kind::Vec: return "a vector of length " + std::to_string(v.as_vec().size());
+    case Kind::Vec: return "a vector of length " + std::to_string(v.vec_size());
     case Kind::None: return "nothing";
     default: {
       std::string text = format(v, shortened);

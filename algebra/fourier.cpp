@@ -59,30 +59,30 @@ std::vector<Fmpz> residues(const Value& v, const ModulusPtr& m, const char* what
   return out;
 }
 
+// The words of v when it is a packed vector over the Z/pZ of m; null otherwise.
+const PackedResidues* packed_over(const Value& v, const ModulusPtr& m) {
+  const PackedResidues* packed = v.is(Kind::Vec) ? v.packed_residues() : nullptr;
+  return packed && same_modulus(packed->modulus, m) ? packed : nullptr;
+}
+
 // The same as machine words, for a word-size m: no fmpz in between, since large transforms
-// spend most of their time here rather than in the arithmetic.
+// spend most of their time here rather than in the arithmetic. A packed vector of the Z/pZ of m
+// gives its words as they are.
 std::vector<ulong> word_residues(const Value& v, const ModulusPtr& m, const char* what) {
+  if (const PackedResidues* packed = packed_over(v, m)) return packed->words;
   const std::vector<Value>& items = entries(v, what);
   std::vector<ulong> out(items.size());
   Fmpz r;
   for (size_t i = 0; i < items.size(); i++) {
     const Value& e = items[i];
     if (e.is(Kind::Mod) && e.modulus_raw() == m.get()) {
-      out[i] = fmpz_get_ui(e.as_int());
+      out[i] = fmpz_get_word(e.as_int());
     } else {
       residue(r.get(), e, m, what);
       out[i] = fmpz_get_ui(r.get());
     }
   }
   return out;
-}
-
-// Elements of the Z/pZ of `like` (a Mod) from reduced words.
-Value words_to_vector(const std::vector<ulong>& words, const Value& like) {
-  std::vector<Value> out;
-  out.reserve(words.size());
-  for (ulong r : words) out.push_back(Value::mod_word(r, like));
-  return Value::vec(std::move(out));
 }
 
 Value to_vector(const std::vector<Fmpz>& items, const ModulusPtr& m) {
@@ -266,6 +266,12 @@ void scale_by_inverse_length(std::vector<Fmpz>& a, const ModulusPtr& m, const ch
   for (auto& x : a) fmpz_mod_mul(x.get(), x.get(), n_inv.get(), m->ctx());
 }
 
+void scale_words_by_inverse_length(std::vector<ulong>& a, const Modulus& m, const char* what) {
+  ulong n_inv;
+  if (n_gcdinv(&n_inv, a.size() % m.word(), m.word()) != 1) throw_length_not_invertible(a.size(), m, what);
+  for (ulong& x : a) x = nmod_mul(x, n_inv, m.nmod());
+}
+
 }  // namespace
 
 void require_primitive_root(const Value& w, ulong n, const char* what) {
@@ -318,12 +324,8 @@ Value transform_vector(const Value& v, const Value& w, bool inverse, const char*
     const ulong p = m->word(), root = fmpz_get_ui(w.as_int());
     if (inverse) engine_explain(what, static_cast<double>(a.size()), transform_detail(a.size(), w.as_int(), *m));
     transform_words(a, inverse ? n_invmod(root, p) : root, *m);
-    if (inverse) {
-      ulong n_inv;
-      if (n_gcdinv(&n_inv, a.size() % p, p) != 1) throw_length_not_invertible(a.size(), *m, what);
-      for (ulong& x : a) x = nmod_mul(x, n_inv, m->nmod());
-    }
-    return words_to_vector(a, w);
+    if (inverse) scale_words_by_inverse_length(a, *m, what);
+    return Value::residue_words(m, std::move(a));
   }
   std::vector<Fmpz> a = residues(v, m, what);
   require_power_of_two(a.size(), what);
@@ -428,15 +430,65 @@ Value convolve_by_product(const std::vector<Fmpz>& a, const std::vector<Fmpz>& b
   return to_vector(c, m);
 }
 
-}  // namespace
+// Multiplies a[i] by r^i for each i: the weights that turn x^n + 1 into the cyclic case, and back.
+void weight_by_powers(std::vector<ulong>& a, ulong r, const nmod_t& mod) {
+  ulong power = 1;
+  for (ulong& x : a) {
+    x = nmod_mul(x, power, mod);
+    power = nmod_mul(power, r, mod);
+  }
+}
 
-Value convolve(const Value& a, const Value& b, bool negacyclic) {
-  const char* what = negacyclic ? "negaconvolve" : "convolve";
-  ModulusPtr m = common_modulus(a);
-  if (!m) m = common_modulus(b);
-  if (!m)
-    throw DomainError(std::string(what) + ": the vectors must be over Z/pZ (write v mod p), not over the integers");
-  std::vector<Fmpz> x = residues(a, m, what), y = residues(b, m, what);
+// w^-1 mod p as a word (0 where w has no inverse: then the transform is of length 1 and ignores it).
+ulong inverse_word(ulong w, const Modulus& m) {
+  Fmpz inverse(w);
+  fmpz_invmod(inverse.get(), inverse.get(), m.value());
+  return fmpz_get_ui(inverse.get());
+}
+
+// convolve_by_fft for a word-size p, in machine words from the entries to the result.
+Value convolve_by_fft(std::vector<ulong> a, std::vector<ulong> b, const ModulusPtr& m, bool negacyclic) {
+  const size_t n = a.size();
+  const nmod_t& mod = m->nmod();
+  Fmpz psi;
+  find_root_of_unity(psi, *m, negacyclic ? 2 * n : n);
+  const ulong psi_word = fmpz_get_ui(psi.get()), w = negacyclic ? nmod_mul(psi_word, psi_word, mod) : psi_word;
+  if (negacyclic) {
+    weight_by_powers(a, psi_word, mod);
+    weight_by_powers(b, psi_word, mod);
+  }
+  engine_explain(negacyclic ? "negacyclic convolution by fft" : "cyclic convolution by fft", static_cast<double>(n),
+                 transform_detail(n, psi.get(), *m));
+  transform_words(a, w, *m);
+  transform_words(b, w, *m);
+  for (size_t i = 0; i < n; i++) a[i] = nmod_mul(a[i], b[i], mod);
+  transform_words(a, inverse_word(w, *m), *m);
+  scale_words_by_inverse_length(a, *m, "convolve");
+  if (negacyclic) weight_by_powers(a, inverse_word(psi_word, *m), mod);
+  return Value::residue_words(m, std::move(a));
+}
+
+// convolve_by_product for a word-size p: the coefficient arrays are read and written as blocks.
+Value convolve_by_product(const std::vector<ulong>& a, const std::vector<ulong>& b, const ModulusPtr& m,
+                          bool negacyclic) {
+  const size_t n = a.size();
+  engine_explain(negacyclic ? "negacyclic convolution by product" : "cyclic convolution by product",
+                 static_cast<double>(n), transform_detail(n, nullptr, *m));
+  const ModPoly product = multiply(modpoly_from_words(m, a.data(), n), modpoly_from_words(m, b.data(), n));
+  const nmod_poly_struct* coeffs = product.nmod();
+  const nmod_t& mod = m->nmod();
+  std::vector<ulong> c(n, 0);
+  for (size_t k = 0; k < static_cast<size_t>(coeffs->length); k++) {
+    ulong& slot = c[k % n];
+    slot = negacyclic && k >= n ? nmod_sub(slot, coeffs->coeffs[k], mod) : nmod_add(slot, coeffs->coeffs[k], mod);
+  }
+  return Value::residue_words(m, std::move(c));
+}
+
+// The route of a convolution of residues x and y (fmpz, or words for a word-size p).
+template <class Residue>
+Value convolve_residues(std::vector<Residue> x, std::vector<Residue> y, const ModulusPtr& m, bool negacyclic,
+                        const char* what) {
   if (x.size() != y.size())
     throw DomainError(std::string(what) + ": the vectors must have one length, not " + std::to_string(x.size()) +
                       " and " + std::to_string(y.size()));
@@ -448,6 +500,22 @@ Value convolve(const Value& a, const Value& b, bool negacyclic) {
   if (!product_on_gpu && is_power_of_two(x.size()) && find_root_of_unity(root, *m, order))
     return convolve_by_fft(std::move(x), std::move(y), m, negacyclic);
   return convolve_by_product(x, y, m, negacyclic);
+}
+
+}  // namespace
+
+Value convolve(const Value& a, const Value& b, bool negacyclic) {
+  const char* what = negacyclic ? "negaconvolve" : "convolve";
+  ModulusPtr m = common_modulus(a);
+  if (!m) m = common_modulus(b);
+  if (!m)
+    throw DomainError(std::string(what) + ": the vectors must be over Z/pZ (write v mod p), not over the integers");
+  if (m->word_size()) {
+    std::vector<ulong> x = word_residues(a, m, what);  // a's entries are checked before b's
+    return convolve_residues(std::move(x), word_residues(b, m, what), m, negacyclic, what);
+  }
+  std::vector<Fmpz> x = residues(a, m, what);
+  return convolve_residues(std::move(x), residues(b, m, what), m, negacyclic, what);
 }
 
 }  // namespace cas

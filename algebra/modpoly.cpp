@@ -1,5 +1,6 @@
 #include "modpoly.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace cas {
@@ -89,6 +90,16 @@ void ModPoly::fit_length(slong n) {
     nmod_poly_fit_length(&n_, n);
   else
     fmpz_mod_poly_fit_length(&f_, n, ctx());
+}
+
+ModPoly modpoly_from_words(const ModulusPtr& m, const ulong* words, size_t count) {
+  ModPoly f(m);
+  nmod_poly_struct* g = f.nmod();
+  nmod_poly_fit_length(g, static_cast<slong>(count));
+  std::copy(words, words + count, g->coeffs);
+  g->length = static_cast<slong>(count);
+  _nmod_poly_normalise(g);
+  return f;
 }
 
 }  // namespace cas

@@ -43,4 +43,8 @@ class ModPoly {
   };
 };
 
+// The polynomial over a word-size Z/pZ (p = m) whose coefficients, lowest degree first, are these
+// reduced residues; copied as one block, not coefficient by coefficient.
+ModPoly modpoly_from_words(const ModulusPtr& m, const ulong* words, size_t count);
+
 }  // namespace cas

@@ -88,9 +88,15 @@ Value Value::modpoly(ModPoly p) {
 Value Value::vec(std::vector<Value> items) {
   Value v;
   v.kind_ = Kind::Vec;
-  auto obj = std::make_shared<VecObject>();
-  obj->items = std::move(items);
-  v.obj_ = std::move(obj);
+  v.obj_ = std::make_shared<VecObject>(std::move(items));
+  return v;
+}
+
+Value Value::residue_words(const ModulusPtr& m, std::vector<ulong> words) {
+  if (words.empty()) return vec({});  // no modulus to show: [] like any empty vector
+  Value v;
+  v.kind_ = Kind::Vec;
+  v.obj_ = std::make_shared<VecObject>(PackedResidues{m, std::move(words)});
   return v;
 }
 
@@ -114,18 +120,51 @@ const ModulusPtr Value::modulus() const {
   return nullptr;
 }
 
+Value Value::vec_entry(size_t i) const {
+  const PackedResidues* packed = packed_residues();
+  if (!packed) return as_vec()[i];
+  Value v;
+  v.kind_ = Kind::Mod;
+  fmpz_set_ui(&v.z_, packed->words[i]);
+  v.obj_ = packed->modulus;
+  return v;
+}
+
 std::vector<Value>& Value::vec_mut() {
-  if (obj_.use_count() > 1) {
-    auto copy = std::make_shared<VecObject>();
-    copy->items = as_vec();
-    obj_ = std::move(copy);
-  }
-  return const_cast<VecObject&>(static_cast<const VecObject&>(*obj_)).items;
+  if (obj_.use_count() > 1) obj_ = vec_object().copy();
+  return const_cast<VecObject&>(vec_object()).items_mut();
+}
+
+VecObject::VecObject(std::vector<Value> items) : items_(std::move(items)), unpacked_(true) {}
+
+VecObject::VecObject(PackedResidues packed) : packed_(std::move(packed)), unpacked_(false) {}
+
+// Every entry starts as a copy of one element of the Z/pZ (so the modulus is shared, never
+// looked up) and takes its residue in place.
+void VecObject::unpack() const {
+  std::lock_guard<std::mutex> lock(unpacking_);
+  if (unpacked_.load(std::memory_order_relaxed)) return;
+  const Value zero = Value::mod_reduce(Fmpz().get(), packed_.modulus);
+  items_.reserve(packed_.words.size());
+  for (ulong word : packed_.words) fmpz_set_ui(items_.emplace_back(zero).int_mut(), word);
+  unpacked_.store(true, std::memory_order_release);
+}
+
+std::vector<Value>& VecObject::items_mut() {
+  items();
+  packed_ = PackedResidues{};
+  return items_;
+}
+
+std::shared_ptr<VecObject> VecObject::copy() const {
+  if (packed_.modulus) return std::make_shared<VecObject>(packed_);
+  return std::make_shared<VecObject>(items());
 }
 
 ModulusPtr common_modulus(const Value& v) {
   if (v.is(Kind::Mod) || v.is(Kind::ModPoly)) return v.modulus();
-  if (!v.is(Kind::Vec) || v.as_vec().empty()) return nullptr;
+  if (!v.is(Kind::Vec) || v.vec_size() == 0) return nullptr;
+  if (const PackedResidues* packed = v.packed_residues()) return packed->modulus;
   ModulusPtr first;
   for (const Value& e : v.as_vec()) {
     ModulusPtr m = common_modulus(e);

@@ -9,7 +9,9 @@
 #include "modulus.hpp"
 #include "zpoly.hpp"
 
+#include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -30,8 +32,37 @@ struct ModPolyObject final : Object {
   ModPoly poly;
   explicit ModPolyObject(ModPoly p) : poly(std::move(p)) {}
 };
-struct VecObject final : Object {
-  std::vector<Value> items;
+// The residues of elements of one word-size Z/pZ, packed as machine words (reduced mod p).
+struct PackedResidues {
+  ModulusPtr modulus;
+  std::vector<ulong> words;
+};
+
+// The entries of a vector. A vector of elements of one word-size Z/pZ may be held packed, as
+// fft, coeffs and convolve make them: 8 bytes an entry instead of a 32-byte Value, and no
+// reference count of the modulus to bump per entry, which at 2^22 entries cost more than the
+// transform itself. Its Values are made on first need (once, kept beside the words), so code
+// that reads items() sees an ordinary vector.
+class VecObject final : public Object {
+ public:
+  explicit VecObject(std::vector<Value> items);
+  explicit VecObject(PackedResidues packed);
+
+  size_t size() const;
+  // The words, while the entries are the packed residues; null otherwise.
+  const PackedResidues* packed() const { return packed_.modulus ? &packed_ : nullptr; }
+  const std::vector<Value>& items() const;
+  // For an owner that writes entries: the words are dropped, since they would go stale.
+  std::vector<Value>& items_mut();
+  // An unshared copy to write to, packed if this one is.
+  std::shared_ptr<VecObject> copy() const;
+
+ private:
+  void unpack() const;
+  PackedResidues packed_;
+  mutable std::vector<Value> items_;
+  mutable std::atomic<bool> unpacked_;
+  mutable std::mutex unpacking_;
 };
 struct RealObject final : Object {
   double value;
@@ -85,6 +116,8 @@ class Value {
   static Value zpoly(ZPoly p);
   static Value modpoly(ModPoly p);
   static Value vec(std::vector<Value> items);
+  // The vector of the elements of Z/pZ (p = m, word-size) with these reduced residues, held packed.
+  static Value residue_words(const ModulusPtr& m, std::vector<ulong> words);
   static Value str(std::string s);
   static Value real(double d);
 
@@ -101,7 +134,10 @@ class Value {
   const Modulus& mod_context() const { return static_cast<const Modulus&>(*obj_); }  // Mod only
   const ZPoly& as_zpoly() const { return static_cast<const ZPolyObject&>(*obj_).poly; }
   const ModPoly& as_modpoly() const { return static_cast<const ModPolyObject&>(*obj_).poly; }
-  const std::vector<Value>& as_vec() const { return static_cast<const VecObject&>(*obj_).items; }
+  const std::vector<Value>& as_vec() const { return vec_object().items(); }
+  size_t vec_size() const { return vec_object().size(); }  // without making the Values of a packed vector
+  Value vec_entry(size_t i) const;                          // the same; i < vec_size()
+  const PackedResidues* packed_residues() const { return vec_object().packed(); }  // Vec only; null unless packed
   const std::string& as_str() const { return static_cast<const StrObject&>(*obj_).text; }
   double as_real() const { return static_cast<const RealObject&>(*obj_).value; }
 
@@ -109,10 +145,18 @@ class Value {
   std::vector<Value>& vec_mut();
 
  private:
+  const VecObject& vec_object() const { return static_cast<const VecObject&>(*obj_); }
   Kind kind_ = Kind::None;
   fmpz z_ = 0;
   std::shared_ptr<const Object> obj_;
 };
+
+inline const std::vector<Value>& VecObject::items() const {
+  if (!unpacked_.load(std::memory_order_acquire)) unpack();
+  return items_;
+}
+
+inline size_t VecObject::size() const { return packed_.modulus ? packed_.words.size() : items().size(); }
 
 // The modulus shared by a Mod, a ModPoly, or (recursively) every entry of a
 // non-empty vector; null when there is none.

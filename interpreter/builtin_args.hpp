@@ -29,10 +29,15 @@ inline ulong count_arg(const CallContext& c, size_t i, const char* fn) {
   return fmpz_get_ui(z);
 }
 
-inline const std::vector<Value>& vec_arg(const CallContext& c, size_t i, const char* fn) {
+// The vector argument itself, whose entries may be packed (see Value::packed_residues).
+inline const Value& vector_value_arg(const CallContext& c, size_t i, const char* fn) {
   const Value& v = c.args[i];
   if (!v.is(Kind::Vec)) throw DomainError(arg_name(fn, i) + " must be a vector, not " + describe(v));
-  return v.as_vec();
+  return v;
+}
+
+inline const std::vector<Value>& vec_arg(const CallContext& c, size_t i, const char* fn) {
+  return vector_value_arg(c, i, fn).as_vec();
 }
 
 inline const std::string& str_arg(const CallContext& c, size_t i, const char* fn) {

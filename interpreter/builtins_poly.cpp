@@ -56,8 +56,18 @@ Value builtin_coeff(CallContext& c) {
   return coefficient_value(c.args[0], index, m);
 }
 
+// The coefficients over a word-size Z/pZ: FLINT's coefficient array, copied as one block into a
+// packed vector.
+Value coefficient_words(const ModPoly& f, const ModulusPtr& m) {
+  const nmod_poly_struct* g = f.nmod();
+  return Value::residue_words(m, std::vector<ulong>(g->coeffs, g->coeffs + g->length));
+}
+
 Value builtin_coeffs(CallContext& c) {
   ModulusPtr m = poly_ring(c, {0}, "coeffs");
+  if (m && m->word_size())  // a polynomial argument is read in place, a constant made one
+    return c.args[0].is(Kind::ModPoly) ? coefficient_words(c.args[0].as_modpoly(), m)
+                                       : coefficient_words(modpoly_arg(c, 0, m), m);
   std::vector<Value> out;
   Fmpz coefficient;
   if (m) {
@@ -75,18 +85,41 @@ Value builtin_coeffs(CallContext& c) {
   return Value::vec(std::move(out));
 }
 
-Value builtin_poly(CallContext& c) {
-  const std::vector<Value>& v = vec_arg(c, 0, "poly");
-  ModulusPtr m;
+// The Z/pZ of the entries of poly's argument (null when all are integers); DomainError for an
+// entry of another kind or a second Z/pZ. Moduli are compared in place: no reference counting per entry.
+ModulusPtr coefficient_ring(const std::vector<Value>& v) {
+  const Value* first_mod = nullptr;
   for (size_t i = 0; i < v.size(); i++) {
     if (!v[i].is(Kind::Int) && !v[i].is(Kind::Mod))
       throw DomainError("poly: the coefficients must be integers or elements of Z/pZ, but entry " + std::to_string(i) +
                         " is " + describe(v[i]));
-    ModulusPtr mi = v[i].modulus();
-    if (mi && m && !same_modulus(m, mi))
-      throw DomainError("poly: cannot mix Z/" + m->to_string() + "Z and Z/" + mi->to_string() + "Z");
-    if (mi) m = mi;
+    if (!v[i].is(Kind::Mod)) continue;
+    const Modulus* mi = v[i].modulus_raw();
+    if (!first_mod) first_mod = &v[i];
+    else if (mi != first_mod->modulus_raw() && !(*mi == *first_mod->modulus_raw()))
+      throw DomainError("poly: cannot mix Z/" + first_mod->modulus_raw()->to_string() + "Z and Z/" + mi->to_string() +
+                        "Z");
   }
+  return first_mod ? first_mod->modulus() : nullptr;
+}
+
+// The residue of an integer or of an element of the Z/pZ of m (p word-size) as a word.
+ulong residue_word(const Value& e, const Modulus& m) {
+  return e.is(Kind::Mod) ? fmpz_get_word(e.as_int()) : fmpz_fdiv_ui(e.as_int(), m.word());
+}
+
+Value poly_from_words(const std::vector<Value>& v, const ModulusPtr& m) {
+  std::vector<ulong> words(v.size());
+  for (size_t i = 0; i < v.size(); i++) words[i] = residue_word(v[i], *m);
+  return Value::modpoly(modpoly_from_words(m, words.data(), words.size()));
+}
+
+Value builtin_poly(CallContext& c) {
+  if (const PackedResidues* packed = vector_value_arg(c, 0, "poly").packed_residues())
+    return Value::modpoly(modpoly_from_words(packed->modulus, packed->words.data(), packed->words.size()));
+  const std::vector<Value>& v = vec_arg(c, 0, "poly");
+  ModulusPtr m = coefficient_ring(v);
+  if (m && m->word_size()) return poly_from_words(v, m);
   if (m) {
     ModPoly f(m);
     f.fit_length(static_cast<slong>(v.size()));

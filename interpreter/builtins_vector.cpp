@@ -16,7 +16,7 @@ Value vector(CallContext& c) {
 
 Value len(CallContext& c) {
   const Value& v = c.args[0];
-  if (v.is(Kind::Vec)) return Value::integer(static_cast<slong>(v.as_vec().size()));
+  if (v.is(Kind::Vec)) return Value::integer(static_cast<slong>(v.vec_size()));
   if (v.is(Kind::Str)) return Value::integer(static_cast<slong>(v.as_str().size()));
   throw DomainError("len: argument 1 must be a vector or a string, not " + describe(v) +
                     " (deg gives the degree of a polynomial)");
@@ -38,11 +38,27 @@ Value prod(CallContext& c) {
   return product_tree(v.as_vec(), 0, v.as_vec().size());
 }
 
+// Two packed vectors over one Z/pZ join as words; nothing (none) otherwise.
+Value concat_packed(const Value& a, const Value& b) {
+  const PackedResidues *x = a.packed_residues(), *y = b.packed_residues();
+  if (!x || !y || !same_modulus(x->modulus, y->modulus)) return Value();
+  std::vector<ulong> words;
+  words.reserve(x->words.size() + y->words.size());
+  words.insert(words.end(), x->words.begin(), x->words.end());
+  words.insert(words.end(), y->words.begin(), y->words.end());
+  return Value::residue_words(x->modulus, std::move(words));
+}
+
 Value concat(CallContext& c) {
   const Value &a = c.args[0], &b = c.args[1];
   if (a.is(Kind::Str) && b.is(Kind::Str)) return Value::str(a.as_str() + b.as_str());
-  const std::vector<Value>& first = vec_arg(c, 0, "concat");
-  const std::vector<Value>& second = vec_arg(c, 1, "concat");
+  vector_value_arg(c, 0, "concat");
+  vector_value_arg(c, 1, "concat");
+  // With one side empty the result shares the other's entries (copy on write): padded(v, len(v)) copies none.
+  if (b.vec_size() == 0) return a;
+  if (a.vec_size() == 0) return b;
+  if (Value joined = concat_packed(a, b); !joined.is_none()) return joined;
+  const std::vector<Value>&first = a.as_vec(), &second = b.as_vec();
   std::vector<Value> items;
   items.reserve(first.size() + second.size());
   items.insert(items.end(), first.begin(), first.end());

@@ -72,7 +72,7 @@ Value Index::eval(Interpreter& in) const {
   if (!target.is(Kind::Vec))
     throw Error(where(), "only vectors can be indexed, not " + type_description(target) +
                              (target.is(Kind::ZPoly) || target.is(Kind::ModPoly) ? " (use coeff(f, i))" : ""));
-  return target.as_vec()[vector_index(index, target.as_vec().size(), index_->where())];
+  return target.vec_entry(vector_index(index, target.vec_size(), index_->where()));
 }
 
 void Index::resolve(Resolver& r) {

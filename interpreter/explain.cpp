@@ -49,7 +49,7 @@ void note_stdlib_call(const Function& fn, const std::vector<Value>& args) {
   OperationDetail detail;
   detail.function = fn.name.c_str();
   for (const Value& a : args) {
-    if (!detail.length1 && a.is(Kind::Vec)) detail.length1 = a.as_vec().size();
+    if (!detail.length1 && a.is(Kind::Vec)) detail.length1 = a.vec_size();
     if (!detail.modulus && a.is(Kind::Mod) && a.modulus_raw()->word_size()) detail.modulus = a.modulus_raw()->word();
   }
   engine_explain("cas function", static_cast<double>(detail.length1), detail);

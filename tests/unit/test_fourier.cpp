@@ -98,6 +98,26 @@ std::vector<Fmpz> convolution_by_flint(const std::vector<Fmpz>& a, const std::ve
   return c;
 }
 
+// The vector of these residues held packed (as fft and coeffs make them); m word-size.
+Value packed(const std::vector<Fmpz>& residues, const ModulusPtr& m) {
+  std::vector<ulong> words;
+  for (const Fmpz& x : residues) words.push_back(fmpz_get_ui(x.get()));
+  return Value::residue_words(m, std::move(words));
+}
+
+// The same residues as integers, each moved by a random multiple of p (of either sign).
+Value as_integers(Random& r, const std::vector<Fmpz>& residues, const ModulusPtr& m) {
+  std::vector<Value> items;
+  for (const Fmpz& x : residues) {
+    Fmpz shifted;
+    fmpz_set_si(shifted.get(), static_cast<slong>(n_randint(r.state, 7)) - 3);
+    fmpz_mul(shifted.get(), shifted.get(), m->value());
+    fmpz_add(shifted.get(), shifted.get(), x.get());
+    items.push_back(Value::integer(shifted.get()));
+  }
+  return Value::vec(std::move(items));
+}
+
 // The message of the DomainError `body` throws ("" when none).
 template <class Body>
 std::string domain_error(Body&& body) {
@@ -129,6 +149,13 @@ TEST_CASE("fft agrees with the DFT by its definition, and ifft inverts it", "[fo
     const std::vector<Fmpz> X = residues_of(cas::fft(to_value(v, m), w));
     CHECK(equal(X, dft_by_definition(v, w.as_int(), m)));
     CHECK(equal(residues_of(cas::ifft(to_value(X, m), w)), v));
+    if (m->word_size()) {  // packed in and out, and entries as integers of either sign
+      const Value transformed = cas::fft(packed(v, m), w);
+      CHECK(transformed.packed_residues());
+      CHECK(equal(residues_of(transformed), X));
+      CHECK(equal(residues_of(cas::ifft(transformed, w)), v));
+      CHECK(equal(residues_of(cas::fft(as_integers(r, v, m), w)), X));
+    }
 
     // ifft is the DFT at w^-1 scaled by n^-1
     Fmpz w_inverse, n_inverse(n);
@@ -167,6 +194,10 @@ TEST_CASE("convolve and negaconvolve agree with fmpz_mod_poly_mul folded mod x^n
       INFO((negacyclic ? "negaconvolve" : "convolve"));
       const Value c = cas::convolve(to_value(a, m), to_value(b, m), negacyclic);
       CHECK(equal(residues_of(c), convolution_by_flint(a, b, m, negacyclic)));
+      if (m->word_size()) {
+        CHECK(cas::equal_values(cas::convolve(packed(a, m), packed(b, m), negacyclic), c));
+        CHECK(cas::equal_values(cas::convolve(as_integers(r, a, m), packed(b, m), negacyclic), c));
+      }
       // commutative, and aliasing a with b is fine
       CHECK(cas::equal_values(c, cas::convolve(to_value(b, m), to_value(a, m), negacyclic)));
       const Value aa = to_value(a, m);

@@ -1,0 +1,201 @@
+// Vectors of word-size Z/pZ elements held packed (algebra/value.hpp: PackedResidues) and the
+// builtins that convert between them and polynomials (coeffs, poly, concat, padded, len, v[i]),
+// against FLINT's nmod_poly called directly, in FLINT's t-*.c style: a fresh modulus per trial
+// (n_randtest_not_zero: 2, word-size maxima, composites), random lengths, inputs printed on
+// failure, the trial count scaled by CAS_TEST_MULTIPLIER. A packed vector must be
+// indistinguishable from the same entries held as Values.
+#include "algebra/arith.hpp"
+#include "algebra/error.hpp"
+#include "algebra/format.hpp"
+#include "flint_support.hpp"
+#include "interpreter_support.hpp"
+
+#include <flint/nmod_poly.h>
+#include <flint/ulong_extras.h>
+
+#include <string>
+#include <thread>
+#include <vector>
+
+using cas::Fmpz;
+using cas::Kind;
+using cas::ModPoly;
+using cas::ModulusPtr;
+using cas::Value;
+using cas::test::FreshRandom;
+using cas::test::Session;
+using cas::test::holds;
+using cas::test::trials;
+
+namespace {
+
+// A word-size modulus biased to edge cases, as nmod_poly/test/t-mul.c draws them.
+ModulusPtr random_word_modulus(flint_rand_t state) {
+  ulong p = n_randtest_not_zero(state);
+  return cas::make_modulus(p < 2 ? 2 : p);
+}
+
+ModPoly random_poly(flint_rand_t state, const ModulusPtr& m, slong max_length) {
+  ModPoly f(m);
+  nmod_poly_randtest(f.nmod(), state, static_cast<slong>(n_randint(state, static_cast<ulong>(max_length) + 1)));
+  return f;
+}
+
+std::vector<ulong> random_words(flint_rand_t state, const ModulusPtr& m, size_t n) {
+  std::vector<ulong> words(n);
+  for (ulong& w : words) w = n_randint(state, m->word());  // n_randint(state, 0) spans the whole word
+  return words;
+}
+
+// The same entries as Values: what every vector was before packing.
+Value unpacked(const std::vector<ulong>& words, const ModulusPtr& m) {
+  std::vector<Value> items;
+  for (ulong w : words) {
+    Fmpz r(w);
+    items.push_back(Value::mod(r.get(), m));
+  }
+  return Value::vec(std::move(items));
+}
+
+// True when v is a vector of elements of the Z/pZ of m with exactly these residues.
+bool has_residues(const Value& v, const std::vector<ulong>& words, const ModulusPtr& m) {
+  if (!v.is(Kind::Vec) || v.as_vec().size() != words.size()) return false;
+  for (size_t i = 0; i < words.size(); i++) {
+    const Value& e = v.as_vec()[i];
+    if (!e.is(Kind::Mod) || !cas::same_modulus(e.modulus(), m) || fmpz_cmp_ui(e.as_int(), words[i]) != 0) return false;
+  }
+  return true;
+}
+
+std::vector<ulong> coefficients_of(const ModPoly& f) {
+  return std::vector<ulong>(f.nmod()->coeffs, f.nmod()->coeffs + f.nmod()->length);
+}
+
+std::string show_words(const std::vector<ulong>& words) {
+  std::string s = "[";
+  for (size_t i = 0; i < words.size(); i++) s += (i ? ", " : "") + std::to_string(words[i]);
+  return s + "]";
+}
+
+void set_global(Session& s, const std::string& name, Value v) { s.interp.global(s.interp.global_slot(name)) = std::move(v); }
+
+}  // namespace
+
+TEST_CASE("a packed vector reads like its entries as Values", "[packed]") {
+  FreshRandom r;
+  INFO("seed " << r.seed);
+  for (int trial = 0; trial < trials(200); trial++) {
+    const ModulusPtr m = random_word_modulus(r.state());
+    const std::vector<ulong> words = random_words(r.state(), m, 1 + n_randint(r.state(), 40));
+    INFO("p = " << m->to_string() << ", words = " << show_words(words));
+    const Value packed = Value::residue_words(m, words), values = unpacked(words, m);
+    REQUIRE(packed.packed_residues());
+    CHECK(packed.vec_size() == words.size());
+    const size_t i = n_randint(r.state(), words.size());
+    CHECK(cas::equal_values(packed.vec_entry(i), values.as_vec()[i]));
+    CHECK(cas::same_modulus(cas::common_modulus(packed), m));
+    CHECK(cas::format(packed) == cas::format(values));
+    CHECK(cas::equal_values(packed, values));
+    CHECK(cas::equal_values(values, packed));
+    CHECK(cas::equal_values(packed, Value::residue_words(m, words)));
+    CHECK(has_residues(packed, words, m));
+
+    // copy on write: writing to a copy leaves the original (and its words) as they were
+    Value copy = packed;
+    copy.vec_mut()[i] = Value::integer(slong{7});
+    CHECK(!copy.packed_residues());
+    CHECK(copy.as_vec()[i].is(Kind::Int));
+    CHECK(has_residues(packed, words, m));
+    std::vector<ulong> changed = words;
+    changed[i] = (changed[i] + 1) % m->word();
+    CHECK(cas::equal_values(packed, Value::residue_words(m, changed)) == (changed[i] == words[i]));
+  }
+  CHECK(Value::residue_words(cas::make_modulus(17), {}).vec_size() == 0);
+  CHECK(cas::format(Value::residue_words(cas::make_modulus(17), {})) == "[]");
+}
+
+TEST_CASE("two threads that read a packed vector's Values see one vector", "[packed]") {
+  const ModulusPtr m = cas::make_modulus(998244353);
+  std::vector<ulong> words(1 << 16);
+  for (size_t i = 0; i < words.size(); i++) words[i] = (i * 2654435761u) % m->word();
+  const Value packed = Value::residue_words(m, words);
+  const std::vector<Value>* seen[2] = {nullptr, nullptr};
+  std::thread other([&] { seen[1] = &packed.as_vec(); });
+  seen[0] = &packed.as_vec();
+  other.join();
+  CHECK(seen[0] == seen[1]);
+  CHECK(has_residues(packed, words, m));
+}
+
+TEST_CASE("coeffs gives FLINT's coefficients, poly rebuilds the polynomial", "[packed][builtins][poly]") {
+  FreshRandom r;
+  INFO("seed " << r.seed);
+  for (int trial = 0; trial < trials(150); trial++) {
+    Session s;
+    const ModulusPtr m = random_word_modulus(r.state());
+    const ModPoly f = random_poly(r.state(), m, trial % 10 ? 40 : 2000);
+    const std::vector<ulong> expected = coefficients_of(f);
+    INFO("p = " << m->to_string() << ", coefficients " << show_words(expected));
+    set_global(s, "f", Value::modpoly(f));
+    const Value c = s.eval("c = coeffs(f)");
+    CHECK(has_residues(c, expected, m));
+    CHECK(s.show("len(c)") == std::to_string(expected.size()));
+    if (expected.empty()) {  // no entry names a modulus: poly([]) is the integer 0
+      CHECK(s.show("c") == "[]");
+      CHECK(s.show("poly(c)") == "0");
+      continue;
+    }
+    CHECK(s.show("c[" + std::to_string(expected.size() - 1) + "]") == cas::format(c.as_vec().back()));
+    const Value g = s.eval("poly(c)");
+    REQUIRE(g.is(Kind::ModPoly));
+    CHECK(nmod_poly_equal(g.as_modpoly().nmod(), f.nmod()));
+    CHECK(cas::same_modulus(g.modulus(), m));
+    // the same entries as Values, and as unreduced integers of either sign, give the same polynomial
+    set_global(s, "u", unpacked(expected, m));
+    CHECK(nmod_poly_equal(s.eval("poly(u)").as_modpoly().nmod(), f.nmod()));
+    CHECK(holds(s, "poly(u) == f and u == c and c == u"));
+    CHECK(holds(s, "k = 3 mod " + m->to_string() + "; poly(concat([k], lift(u))) == k + x * f"));
+    CHECK(holds(s, "poly(concat(-lift(u), [k])) == k * x^len(u) - f"));
+  }
+}
+
+TEST_CASE("padded and concat keep packed entries and values apart", "[packed][builtins][vector]") {
+  FreshRandom r;
+  INFO("seed " << r.seed);
+  for (int trial = 0; trial < trials(100); trial++) {
+    Session s;
+    const ModulusPtr m = random_word_modulus(r.state());
+    const ModPoly f = random_poly(r.state(), m, 30), g = random_poly(r.state(), m, 30);
+    const std::vector<ulong> a = coefficients_of(f), b = coefficients_of(g);
+    INFO("p = " << m->to_string() << ", f " << show_words(a) << ", g " << show_words(b));
+    set_global(s, "f", Value::modpoly(f));
+    set_global(s, "g", Value::modpoly(g));
+    std::vector<ulong> joined = a;
+    joined.insert(joined.end(), b.begin(), b.end());
+    CHECK(has_residues(s.eval("concat(coeffs(f), coeffs(g))"), joined, m));
+    CHECK(has_residues(s.eval("padded(coeffs(f), len(coeffs(f)))"), a, m));
+    // padding with more entries appends integer zeros, not elements of Z/pZ
+    const Value p = s.eval("padded(coeffs(f), len(coeffs(f)) + 2)");
+    REQUIRE(p.vec_size() == a.size() + 2);
+    CHECK(p.as_vec()[a.size()].is(Kind::Int));
+    CHECK(fmpz_is_zero(p.as_vec()[a.size() + 1].as_int()));
+    if (!a.empty())  // writing to a concatenation leaves its operand as it was
+      CHECK(holds(s, "c = coeffs(f); d = concat(c, []); d[0] = 1; e = concat([], c); c == coeffs(f) and e == c"));
+  }
+}
+
+TEST_CASE("conversions of vectors over two moduli fail as before", "[packed][errors]") {
+  using cas::test::error_message;
+  CHECK(error_message("poly(concat(coeffs((x + 2) mod 5), coeffs((x + 3) mod 7)))") ==
+        "poly: cannot mix Z/5Z and Z/7Z");
+  CHECK(error_message("poly(concat(coeffs((x + 2) mod 5), [x]))") ==
+        "poly: the coefficients must be integers or elements of Z/pZ, but entry 2 is x");
+  CHECK(error_message("fft(coeffs((x + 2) mod 17), 96 mod 97)") ==
+        "fft: the entries must be integers or elements of Z/97Z, not 2 mod 17");
+  CHECK(error_message("convolve(coeffs((x + 1) mod 5), coeffs((x + 3) mod 17))") ==
+        "convolve: the entries must be integers or elements of Z/5Z, not 3 mod 17");
+  CHECK(error_message("negaconvolve(coeffs((x + 1) mod 5), coeffs((x^2 + x + 3) mod 5))") ==
+        "negaconvolve: the vectors must have one length, not 2 and 3");
+  CHECK(error_message("v = coeffs((x + 1) mod 5); v[2]") ==
+        "index 2 is out of range for a vector of length 2 (indices start at 0)");
+}
