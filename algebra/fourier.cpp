@@ -195,7 +195,7 @@ bool transform_on_gpu(std::vector<ulong>& words, ulong w, const Modulus& m) {
     return false;
   try {
     static_assert(std::is_same_v<ulong, std::uint64_t>, "FLINT's words are the engine's words");
-    words = gpu::forward(words, words.size(), m.word(), w);
+    gpu::forward_in_place(words.data(), words.size(), words.size(), m.word(), w);
   } catch (const gpu::OutOfMemory&) {
     post_notice("the GPU ran out of memory for a transform of length " + std::to_string(words.size()) +
                 "; the CPU computed it");

@@ -109,6 +109,36 @@ static std::vector<std::uint64_t> host_transform(const std::vector<std::uint64_t
     detail::transform(data.data(), n, values.size() / n, p, w, inverse_direction, a);
     return data.to_host();
 }
+// 32-bit words when p < 2^31 and every word fits them (entries below p do); 64-bit words otherwise.
+static void host_transform_in_place(std::uint64_t* values, std::size_t count, std::size_t n, std::uint64_t p,
+                                    std::uint64_t w, bool inverse_direction, Algorithm a)
+{
+    if (n == 0 || count % n != 0) throw Error("host transform: size is not a multiple of n");
+    detail::require_device();
+    if (p < (std::uint64_t(1) << 31)) {
+        DeviceWords32 narrow(count);
+        if (detail::upload_narrowed(narrow.data(), values, count)) {
+            detail::transform(narrow.data(), n, count / n, p, w, inverse_direction, a);
+            detail::download_widened(values, narrow.data(), count);
+            return;
+        }
+    }
+    DeviceWords data(count);
+    data.upload(values, count);
+    detail::transform(data.data(), n, count / n, p, w, inverse_direction, a);
+    data.download(values, count);
+}
+void forward_in_place(std::uint64_t* values, std::size_t count, std::size_t n, std::uint64_t p, std::uint64_t w,
+                      Algorithm a)
+{
+    host_transform_in_place(values, count, n, p, w, false, a);
+}
+void inverse_in_place(std::uint64_t* values, std::size_t count, std::size_t n, std::uint64_t p, std::uint64_t w,
+                      Algorithm a)
+{
+    host_transform_in_place(values, count, n, p, w, true, a);
+}
+
 std::vector<std::uint64_t> forward(const std::vector<std::uint64_t>& v, std::size_t n, std::uint64_t p,
                                    std::uint64_t w, Algorithm a)
 {

@@ -130,6 +130,28 @@ TEST_CASE("32-bit words give the same transforms as 64-bit words for p < 2^31", 
     }
 }
 
+// What cas's fft runs: the caller's array transformed in place, on 32-bit words for p < 2^31.
+TEST_CASE("host transforms in place agree with the vector API, on 32-bit words for p < 2^31", "[gpu][ntt]")
+{
+    CAS_REQUIRE_GPU();
+    for (int bits : {30, 31, 62, 64}) {
+        const std::uint64_t p = ntt_primes(bits, 20, 1).at(0);
+        for (int log_n : {0, 1, 5, 12, 13, 17, 20}) {
+            const std::size_t n = std::size_t(1) << log_n, batch = log_n <= 13 ? 3 : 1;
+            const std::uint64_t w = root_of_unity(p, n);
+            const auto x = random_vector(n * batch, p);
+            INFO("p = " << hex(p) << ", n = 2^" << log_n << ", batch " << batch);
+            auto y = x;
+            forward_in_place(y.data(), y.size(), n, p, w);
+            CHECK(y == forward(x, n, p, w));
+            inverse_in_place(y.data(), y.size(), n, p, w);
+            CHECK(y == x);
+        }
+    }
+    std::vector<std::uint64_t> twelve(12, 1);
+    CHECK_THROWS_AS(forward_in_place(twelve.data(), 12, 8, 998244353, 3), cas::gpu::Error);  // not n * batch
+}
+
 TEST_CASE("transform arguments are checked", "[gpu][ntt]")
 {
     CAS_REQUIRE_GPU();
