@@ -439,13 +439,6 @@ void weight_by_powers(std::vector<ulong>& a, ulong r, const nmod_t& mod) {
   }
 }
 
-// w^-1 mod p as a word (0 where w has no inverse: then the transform is of length 1 and ignores it).
-ulong inverse_word(ulong w, const Modulus& m) {
-  Fmpz inverse(w);
-  fmpz_invmod(inverse.get(), inverse.get(), m.value());
-  return fmpz_get_ui(inverse.get());
-}
-
 // convolve_by_fft for a word-size p, in machine words from the entries to the result.
 Value convolve_by_fft(std::vector<ulong> a, std::vector<ulong> b, const ModulusPtr& m, bool negacyclic) {
   const size_t n = a.size();
@@ -462,9 +455,9 @@ Value convolve_by_fft(std::vector<ulong> a, std::vector<ulong> b, const ModulusP
   transform_words(a, w, *m);
   transform_words(b, w, *m);
   for (size_t i = 0; i < n; i++) a[i] = nmod_mul(a[i], b[i], mod);
-  transform_words(a, inverse_word(w, *m), *m);
+  transform_words(a, n_invmod(w, m->word()), *m);  // a root of unity mod a prime (find_root_of_unity)
   scale_words_by_inverse_length(a, *m, "convolve");
-  if (negacyclic) weight_by_powers(a, inverse_word(psi_word, *m), mod);
+  if (negacyclic) weight_by_powers(a, n_invmod(psi_word, m->word()), mod);
   return Value::residue_words(m, std::move(a));
 }
 

@@ -68,6 +68,8 @@ ModulusPtr make_modulus(ulong p) {
   return make_modulus(z.get());
 }
 
-bool same_modulus(const ModulusPtr& a, const ModulusPtr& b) { return a == b || *a == *b; }
+bool same_modulus(const ModulusPtr& a, const ModulusPtr& b) { return same_modulus(a.get(), b.get()); }
+
+bool same_modulus(const Modulus* a, const Modulus* b) { return a == b || *a == *b; }
 
 }  // namespace cas

@@ -53,5 +53,6 @@ ModulusPtr make_modulus(const fmpz_t p);
 ModulusPtr make_modulus(ulong p);
 
 bool same_modulus(const ModulusPtr& a, const ModulusPtr& b);
+bool same_modulus(const Modulus* a, const Modulus* b);  // the same without touching reference counts
 
 }  // namespace cas

@@ -96,7 +96,7 @@ ModulusPtr coefficient_ring(const std::vector<Value>& v) {
     if (!v[i].is(Kind::Mod)) continue;
     const Modulus* mi = v[i].modulus_raw();
     if (!first_mod) first_mod = &v[i];
-    else if (mi != first_mod->modulus_raw() && !(*mi == *first_mod->modulus_raw()))
+    else if (!same_modulus(mi, first_mod->modulus_raw()))
       throw DomainError("poly: cannot mix Z/" + first_mod->modulus_raw()->to_string() + "Z and Z/" + mi->to_string() +
                         "Z");
   }
