@@ -138,6 +138,22 @@ void transfer_table(std::size_t n, int reps)
     row("download, staged, 8-byte words, new array", bytes, time_into_new_array(reps, bytes, [&](void* result) {
             device.download(static_cast<std::uint64_t*>(result), n);
         }));
+    // The caller's own (already faulted) pages pinned for the transfer and unpinned after it:
+    // what a DMA straight from a polynomial's coefficients would cost instead of the staging.
+    row("cudaHostRegister + unregister, 8-byte words", bytes, time_wall(reps, [&] {
+            cuda_check(cudaHostRegister(host.data(), bytes, cudaHostRegisterDefault), "cudaHostRegister");
+            cuda_check(cudaHostUnregister(host.data()), "cudaHostUnregister");
+        }));
+    row("register + DMA host -> device + unregister", bytes, time_wall(reps, [&] {
+            cuda_check(cudaHostRegister(host.data(), bytes, cudaHostRegisterDefault), "cudaHostRegister");
+            cuda_check(cudaMemcpy(device.data(), host.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
+            cuda_check(cudaHostUnregister(host.data()), "cudaHostUnregister");
+        }));
+    row("register + DMA device -> host + unregister", bytes, time_wall(reps, [&] {
+            cuda_check(cudaHostRegister(host.data(), bytes, cudaHostRegisterDefault), "cudaHostRegister");
+            cuda_check(cudaMemcpy(host.data(), device.data(), bytes, cudaMemcpyDeviceToHost), "cudaMemcpy");
+            cuda_check(cudaHostUnregister(host.data()), "cudaHostUnregister");
+        }));
     std::vector<std::uint32_t> host32(n, 1);
     DeviceWords32 device32(n);
     row("upload, staged, 4-byte words", bytes / 2, time_wall(reps, [&] { device32.upload(host32.data(), n); }));

@@ -64,6 +64,42 @@ __global__ void __launch_bounds__(256) pattern_copy(const uint4* in, uint4* out,
     }
 }
 
+// A pass of radix 4096 (two passes at 2^24) whose tile is 4096 rows x G vb 16-byte vectors,
+// split over G sibling blocks (consecutive block indices, or one thread-block cluster): block b
+// owns column slice b % G of tile b / G, vb vectors wide, all 4096 rows, so its shared memory
+// holds 4096 vb vectors (64 KiB for vb = 1) and three blocks fit an SM, while the siblings
+// together read and write runs of 16 G vb bytes. Phases as in a transform: all loads into shared
+// memory, barrier, all stores.
+//   first: rows at stride n / 4096 in and out (the first pass runs in place);
+//   last:  the block's 4096 vb vectors are one contiguous region in, rows at stride n / 4096 out.
+__global__ void __launch_bounds__(256) slice_copy(const uint4* in, uint4* out, int log_n_v, int log_g, int vb,
+                                                  bool last)
+{
+    extern __shared__ uint4 tile[];
+    constexpr int log_rows = 12;
+    const std::uint32_t g_mask = (1u << log_g) - 1, slice = blockIdx.x & g_mask, t = blockIdx.x >> log_g;
+    const std::uint32_t row_stride = 1u << (log_n_v - log_rows), width = std::uint32_t(vb) << log_g;
+    const std::uint32_t column = t * width + slice * vb, count = std::uint32_t(vb) << log_rows;
+    constexpr int K = 16;
+    for (std::uint32_t base = 0; base < count; base += K * blockDim.x) {
+        uint4 held[K];
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            std::uint32_t i = base + k * blockDim.x + threadIdx.x;
+            std::uint32_t from = last ? blockIdx.x * count + i : (i / vb) * row_stride + column + i % vb;
+            held[k] = in[from];
+        }
+#pragma unroll
+        for (int k = 0; k < K; ++k) tile[base + k * blockDim.x + threadIdx.x] = held[k];
+    }
+    __syncthreads();
+    for (std::uint32_t i = threadIdx.x; i < count; i += blockDim.x) {
+        std::uint32_t row = i / vb, to = last ? row * row_stride + (blockIdx.x % (row_stride / vb)) * vb + i % vb
+                                              : row * row_stride + column + i % vb;
+        out[to] = tile[i ^ (row & 7)];
+    }
+}
+
 __global__ void plain_copy(const uint4* in, uint4* out, std::uint32_t vectors)
 {
     for (std::uint32_t g = blockIdx.x * blockDim.x + threadIdx.x; g < vectors; g += gridDim.x * blockDim.x)
@@ -161,6 +197,40 @@ int main(int argc, char** argv)
                             p.log_r, word << p.log_c, stride, grid, ms, rate(ms));
             }
         }
+    }
+    // Two passes of radix 4096: column slices of sibling blocks (slice_copy above).
+    std::printf("\n%-5s %-6s %-7s %-8s %-8s %-8s %9s %8s\n", "word", "pass", "block B", "siblings", "run B", "cluster",
+                "ms", "GB/s");
+    for (int word : {4, 8}) {
+        const std::size_t bytes = std::size_t(word) << log_n, vectors = bytes / 16;
+        const int log_n_v = log2_exact(vectors);
+        auto rate = [&](float ms) { return 2.0 * double(bytes) / (ms * 1e6); };
+        for (int vb : {1, 2})
+            for (int log_g : {0, 1, 2, 3})
+                for (bool last : {false, true})
+                    for (bool cluster : {false, true}) {
+                        if (cluster && log_g == 0) continue;
+                        const std::size_t smem = std::size_t(vb) << (12 + 4);
+                        check(cudaFuncSetAttribute(slice_copy, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)),
+                              "smem attribute");
+                        cudaLaunchConfig_t config{};
+                        config.gridDim = dim3(unsigned(vectors / (std::size_t(vb) << 12)));
+                        config.blockDim = dim3(256);
+                        config.dynamicSmemBytes = smem;
+                        cudaLaunchAttribute attribute{};
+                        attribute.id = cudaLaunchAttributeClusterDimension;
+                        attribute.val.clusterDim.x = 1u << log_g;
+                        attribute.val.clusterDim.y = attribute.val.clusterDim.z = 1;
+                        config.attrs = &attribute;
+                        config.numAttrs = cluster ? 1 : 0;
+                        float ms = median_ms(reps, [&] {
+                            check(cudaLaunchKernelEx(&config, slice_copy, static_cast<const uint4*>(a),
+                                                     static_cast<uint4*>(b), log_n_v, log_g, vb, last),
+                                  "slice_copy");
+                        });
+                        std::printf("%-5d %-6s %-7d %-8d %-8d %-8s %9.4f %8.0f\n", word, last ? "last" : "first", vb * 16,
+                                    1 << log_g, (vb * 16) << log_g, cluster ? "yes" : "no", ms, rate(ms));
+                    }
     }
     return 0;
 }
