@@ -68,10 +68,10 @@ const PackedResidues* packed_over(const Value& v, const ModulusPtr& m) {
 // The same as machine words, for a word-size m: no fmpz in between, since large transforms
 // spend most of their time here rather than in the arithmetic. A packed vector of the Z/pZ of m
 // gives its words as they are.
-std::vector<ulong> word_residues(const Value& v, const ModulusPtr& m, const char* what) {
+Words word_residues(const Value& v, const ModulusPtr& m, const char* what) {
   if (const PackedResidues* packed = packed_over(v, m)) return packed->words;
   const std::vector<Value>& items = entries(v, what);
-  std::vector<ulong> out(items.size());
+  Words out(items.size());
   Fmpz r;
   for (size_t i = 0; i < items.size(); i++) {
     const Value& e = items[i];
@@ -92,7 +92,7 @@ Value to_vector(const std::vector<Fmpz>& items, const ModulusPtr& m) {
   return Value::vec(std::move(out));
 }
 
-void bit_reverse(std::vector<ulong>& a) {
+void bit_reverse(Words& a) {
   const size_t n = a.size();
   for (size_t i = 1, j = 0; i < n; i++) {
     size_t bit = n >> 1;
@@ -153,7 +153,7 @@ void butterfly_stages_nmod(ulong* a, size_t n, const StageTwiddles& t, const nmo
 
 // In-place iterative radix-2 NTT: bit reversal, then log2 n butterfly stages.
 // Shoup products need p < 2^63 (FLINT's n_mulmod_shoup); larger word-size p use nmod_mul.
-void ntt_word(std::vector<ulong>& a, ulong w, const nmod_t& mod) {
+void ntt_word(Words& a, ulong w, const nmod_t& mod) {
   const size_t n = a.size();
   if (n < 2) return;
   bit_reverse(a);
@@ -189,30 +189,6 @@ void ntt_big(std::vector<Fmpz>& a, const fmpz* w, const fmpz_mod_ctx_struct* ctx
   }
 }
 
-// The transform on the GPU engine; false (after a notice when the GPU failed) if FLINT-side code must do it.
-bool transform_on_gpu(std::vector<ulong>& words, ulong w, const Modulus& m) {
-  if (words.size() < 2 || m.word() < 3 || !use_gpu(GpuOperation::Transform, words.size()) || !m.is_prime())
-    return false;
-  try {
-    static_assert(std::is_same_v<ulong, std::uint64_t>, "FLINT's words are the engine's words");
-    gpu::forward_in_place(words.data(), words.size(), words.size(), m.word(), w);
-  } catch (const gpu::OutOfMemory&) {
-    post_notice("the GPU ran out of memory for a transform of length " + std::to_string(words.size()) +
-                "; the CPU computed it");
-    return false;
-  } catch (const gpu::Error& e) {
-    post_notice(std::string("the GPU failed (") + e.what() + "); the CPU computed the transform");
-    return false;
-  }
-  OperationDetail detail;
-  detail.length1 = words.size();
-  detail.modulus = m.word();
-  detail.modulus_bits = static_cast<unsigned>(fmpz_bits(m.value()));
-  detail.root = w;
-  engine_note("gpu ntt", static_cast<double>(words.size()), detail);
-  return true;
-}
-
 // The numbers :explain shows for a transform of length n at w.
 OperationDetail transform_detail(size_t n, const fmpz* w, const Modulus& m) {
   OperationDetail d;
@@ -223,11 +199,46 @@ OperationDetail transform_detail(size_t n, const fmpz* w, const Modulus& m) {
   return d;
 }
 
-void transform_words(std::vector<ulong>& words, ulong w, const Modulus& m) {
-  if (transform_on_gpu(words, w, m)) return;
-  Fmpz root(w);
+// Whether the GPU engine takes a transform of length n over the word-size Z/mZ: from the
+// dispatcher's crossover, for the odd primes the engine transforms over.
+bool transform_goes_to_gpu(size_t n, const Modulus& m) {
+  return n >= 2 && m.word() >= 3 && use_gpu(GpuOperation::Transform, n) && m.is_prime();
+}
+
+// The transform of the n words at `in` into `out` (which may be `in`) on the GPU engine, at the
+// forward root w; the inverse runs at w^-1 and includes 1/n, fused into the engine's last pass.
+// False, after a notice, when the GPU failed and the CPU must compute it (`in` is then as it was,
+// unless out == in).
+bool transform_on_gpu(const ulong* in, ulong* out, size_t n, ulong w, bool inverse, const Modulus& m) {
+  static_assert(std::is_same_v<ulong, std::uint64_t>, "FLINT's words are the engine's words");
+  try {
+    if (inverse)
+      gpu::inverse_into(in, out, n, n, m.word(), w);
+    else
+      gpu::forward_into(in, out, n, n, m.word(), w);
+  } catch (const gpu::OutOfMemory&) {
+    post_notice("the GPU ran out of memory for a transform of length " + std::to_string(n) + "; the CPU computed it");
+    return false;
+  } catch (const gpu::Error& e) {
+    post_notice(std::string("the GPU failed (") + e.what() + "); the CPU computed the transform");
+    return false;
+  }
+  const Fmpz root(inverse ? n_invmod(w, m.word()) : w);  // :explain names the root the transform runs at
+  engine_note("gpu ntt", static_cast<double>(n), transform_detail(n, root.get(), m));
+  return true;
+}
+
+void transform_words_on_cpu(Words& words, ulong w, const Modulus& m) {
+  const Fmpz root(w);
   engine_note("cpu ntt", static_cast<double>(words.size()), transform_detail(words.size(), root.get(), m));
   ntt_word(words, w, m.nmod());
+}
+
+// The forward transform at w in place, on the GPU from its crossover.
+void transform_words(Words& words, ulong w, const Modulus& m) {
+  if (transform_goes_to_gpu(words.size(), m) && transform_on_gpu(words.data(), words.data(), words.size(), w, false, m))
+    return;
+  transform_words_on_cpu(words, w, m);
 }
 
 void transform(std::vector<Fmpz>& a, const fmpz* w, const Modulus& m) {
@@ -236,7 +247,7 @@ void transform(std::vector<Fmpz>& a, const fmpz* w, const Modulus& m) {
     ntt_big(a, w, m.ctx());
     return;
   }
-  std::vector<ulong> words(a.size());
+  Words words(a.size());
   for (size_t i = 0; i < a.size(); i++) words[i] = fmpz_get_ui(a[i].get());
   transform_words(words, fmpz_get_ui(w), m);
   for (size_t i = 0; i < a.size(); i++) fmpz_set_ui(a[i].get(), words[i]);
@@ -266,7 +277,7 @@ void scale_by_inverse_length(std::vector<Fmpz>& a, const ModulusPtr& m, const ch
   for (auto& x : a) fmpz_mod_mul(x.get(), x.get(), n_inv.get(), m->ctx());
 }
 
-void scale_words_by_inverse_length(std::vector<ulong>& a, const Modulus& m, const char* what) {
+void scale_words_by_inverse_length(Words& a, const Modulus& m, const char* what) {
   ulong n_inv;
   if (n_gcdinv(&n_inv, a.size() % m.word(), m.word()) != 1) throw_length_not_invertible(a.size(), m, what);
   for (ulong& x : a) x = nmod_mul(x, n_inv, m.nmod());
@@ -314,19 +325,48 @@ Value residue_vector(const std::vector<Fmpz>& residues, const ModulusPtr& m) { r
 
 namespace {
 
+// The words a transform of v reads: a packed vector's own words where they are (copying 2^22 of
+// them cost more than the GPU's transform), or the entries converted into words of its own.
+struct InputWords {
+  const Words* packed = nullptr;
+  Words converted;
+
+  const Words& words() const { return packed ? *packed : converted; }
+  // Words to transform in place on the CPU.
+  Words take() { return packed ? *packed : std::move(converted); }
+};
+
+InputWords input_words(const Value& v, const ModulusPtr& m, const char* what) {
+  if (const PackedResidues* packed = packed_over(v, m)) return {&packed->words, {}};
+  return {nullptr, word_residues(v, m, what)};
+}
+
+// fft (inverse = false) or ifft of v at w over a word-size Z/pZ, after the checks every transform makes.
+Value transform_word_vector(const Value& v, const Value& w, bool inverse, const ModulusPtr& m, const char* what) {
+  InputWords input = input_words(v, m, what);
+  const size_t n = input.words().size();
+  require_power_of_two(n, what);
+  require_primitive_root(w, n, what);
+  const ulong p = m->word(), root = fmpz_get_ui(w.as_int());
+  if (inverse) engine_explain(what, static_cast<double>(n), transform_detail(n, w.as_int(), *m));
+  if (transform_goes_to_gpu(n, *m)) {
+    // Into a fresh array that nothing writes before the engine's download (Words: no zeros),
+    // also for converted entries: converting them costs far more, and the input stays intact
+    // for the CPU should the GPU fail.
+    Words out(n);
+    if (transform_on_gpu(input.words().data(), out.data(), n, root, inverse, *m))
+      return Value::residue_words(m, std::move(out));
+  }
+  Words a = input.take();
+  transform_words_on_cpu(a, inverse ? n_invmod(root, p) : root, *m);
+  if (inverse) scale_words_by_inverse_length(a, *m, what);
+  return Value::residue_words(m, std::move(a));
+}
+
 // fft (inverse = false) or ifft of v at w, after the checks every transform makes.
 Value transform_vector(const Value& v, const Value& w, bool inverse, const char* what) {
   const ModulusPtr m = root_modulus(w, what);
-  if (m->word_size()) {
-    std::vector<ulong> a = word_residues(v, m, what);
-    require_power_of_two(a.size(), what);
-    require_primitive_root(w, a.size(), what);
-    const ulong p = m->word(), root = fmpz_get_ui(w.as_int());
-    if (inverse) engine_explain(what, static_cast<double>(a.size()), transform_detail(a.size(), w.as_int(), *m));
-    transform_words(a, inverse ? n_invmod(root, p) : root, *m);
-    if (inverse) scale_words_by_inverse_length(a, *m, what);
-    return Value::residue_words(m, std::move(a));
-  }
+  if (m->word_size()) return transform_word_vector(v, w, inverse, m, what);
   std::vector<Fmpz> a = residues(v, m, what);
   require_power_of_two(a.size(), what);
   require_primitive_root(w, a.size(), what);
@@ -431,7 +471,7 @@ Value convolve_by_product(const std::vector<Fmpz>& a, const std::vector<Fmpz>& b
 }
 
 // Multiplies a[i] by r^i for each i: the weights that turn x^n + 1 into the cyclic case, and back.
-void weight_by_powers(std::vector<ulong>& a, ulong r, const nmod_t& mod) {
+void weight_by_powers(Words& a, ulong r, const nmod_t& mod) {
   ulong power = 1;
   for (ulong& x : a) {
     x = nmod_mul(x, power, mod);
@@ -440,7 +480,7 @@ void weight_by_powers(std::vector<ulong>& a, ulong r, const nmod_t& mod) {
 }
 
 // convolve_by_fft for a word-size p, in machine words from the entries to the result.
-Value convolve_by_fft(std::vector<ulong> a, std::vector<ulong> b, const ModulusPtr& m, bool negacyclic) {
+Value convolve_by_fft(Words a, Words b, const ModulusPtr& m, bool negacyclic) {
   const size_t n = a.size();
   const nmod_t& mod = m->nmod();
   Fmpz psi;
@@ -462,15 +502,14 @@ Value convolve_by_fft(std::vector<ulong> a, std::vector<ulong> b, const ModulusP
 }
 
 // convolve_by_product for a word-size p: the coefficient arrays are read and written as blocks.
-Value convolve_by_product(const std::vector<ulong>& a, const std::vector<ulong>& b, const ModulusPtr& m,
-                          bool negacyclic) {
+Value convolve_by_product(const Words& a, const Words& b, const ModulusPtr& m, bool negacyclic) {
   const size_t n = a.size();
   engine_explain(negacyclic ? "negacyclic convolution by product" : "cyclic convolution by product",
                  static_cast<double>(n), transform_detail(n, nullptr, *m));
   const ModPoly product = multiply(modpoly_from_words(m, a.data(), n), modpoly_from_words(m, b.data(), n));
   const nmod_poly_struct* coeffs = product.nmod();
   const nmod_t& mod = m->nmod();
-  std::vector<ulong> c(n, 0);
+  Words c(n, 0);
   for (size_t k = 0; k < static_cast<size_t>(coeffs->length); k++) {
     ulong& slot = c[k % n];
     slot = negacyclic && k >= n ? nmod_sub(slot, coeffs->coeffs[k], mod) : nmod_add(slot, coeffs->coeffs[k], mod);
@@ -478,10 +517,9 @@ Value convolve_by_product(const std::vector<ulong>& a, const std::vector<ulong>&
   return Value::residue_words(m, std::move(c));
 }
 
-// The route of a convolution of residues x and y (fmpz, or words for a word-size p).
-template <class Residue>
-Value convolve_residues(std::vector<Residue> x, std::vector<Residue> y, const ModulusPtr& m, bool negacyclic,
-                        const char* what) {
+// The route of a convolution of residues x and y (a vector of fmpz, or Words for a word-size p).
+template <class Residues>
+Value convolve_residues(Residues x, Residues y, const ModulusPtr& m, bool negacyclic, const char* what) {
   if (x.size() != y.size())
     throw DomainError(std::string(what) + ": the vectors must have one length, not " + std::to_string(x.size()) +
                       " and " + std::to_string(y.size()));
@@ -504,7 +542,7 @@ Value convolve(const Value& a, const Value& b, bool negacyclic) {
   if (!m)
     throw DomainError(std::string(what) + ": the vectors must be over Z/pZ (write v mod p), not over the integers");
   if (m->word_size()) {
-    std::vector<ulong> x = word_residues(a, m, what);  // a's entries are checked before b's
+    Words x = word_residues(a, m, what);  // a's entries are checked before b's
     return convolve_residues(std::move(x), word_residues(b, m, what), m, negacyclic, what);
   }
   std::vector<Fmpz> x = residues(a, m, what);

@@ -92,7 +92,7 @@ Value Value::vec(std::vector<Value> items) {
   return v;
 }
 
-Value Value::residue_words(const ModulusPtr& m, std::vector<ulong> words) {
+Value Value::residue_words(const ModulusPtr& m, Words words) {
   if (words.empty()) return vec({});  // no modulus to show: [] like any empty vector
   Value v;
   v.kind_ = Kind::Vec;

@@ -7,6 +7,7 @@
 #include "flint_util.hpp"
 #include "modpoly.hpp"
 #include "modulus.hpp"
+#include "words.hpp"
 #include "zpoly.hpp"
 
 #include <atomic>
@@ -35,7 +36,7 @@ struct ModPolyObject final : Object {
 // The residues of elements of one word-size Z/pZ, packed as machine words (reduced mod p).
 struct PackedResidues {
   ModulusPtr modulus;
-  std::vector<ulong> words;
+  Words words;  // not zero-filled when made: a transform's result is written whole by the GPU
 };
 
 // The entries of a vector. A vector of elements of one word-size Z/pZ may be held packed, as
@@ -117,7 +118,7 @@ class Value {
   static Value modpoly(ModPoly p);
   static Value vec(std::vector<Value> items);
   // The vector of the elements of Z/pZ (p = m, word-size) with these reduced residues, held packed.
-  static Value residue_words(const ModulusPtr& m, std::vector<ulong> words);
+  static Value residue_words(const ModulusPtr& m, Words words);
   static Value str(std::string s);
   static Value real(double d);
 

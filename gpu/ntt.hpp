@@ -109,13 +109,15 @@ std::vector<std::uint64_t> forward(const std::vector<std::uint64_t>& values, std
                                    std::uint64_t p, std::uint64_t w, Algorithm algorithm = Algorithm::fast);
 std::vector<std::uint64_t> inverse(const std::vector<std::uint64_t>& values, std::size_t n,
                                    std::uint64_t p, std::uint64_t w, Algorithm algorithm = Algorithm::fast);
-// The same on the caller's array, in place (count = n * batch words): no new array for the result,
-// whose page faults would cost more than the transform, and 32-bit words over PCIe and in the
-// passes when p < 2^31 (half the bytes both ways).
-void forward_in_place(std::uint64_t* values, std::size_t count, std::size_t n, std::uint64_t p, std::uint64_t w,
-                      Algorithm algorithm = Algorithm::fast);
-void inverse_in_place(std::uint64_t* values, std::size_t count, std::size_t n, std::uint64_t p, std::uint64_t w,
-                      Algorithm algorithm = Algorithm::fast);
+// The same from the caller's array `in` into the caller's array `out` (count = n * batch words
+// each; out == in transforms in place): no std::vector to allocate and fill, and 32-bit words over
+// PCIe and in the passes when p < 2^31 (half the bytes both ways). A fresh `out`, never touched
+// (as cas's fft makes it), takes its page faults on the copy workers while the GPU computes.
+// inverse_into includes 1/n, as inverse() does.
+void forward_into(const std::uint64_t* in, std::uint64_t* out, std::size_t count, std::size_t n, std::uint64_t p,
+                  std::uint64_t w, Algorithm algorithm = Algorithm::fast);
+void inverse_into(const std::uint64_t* in, std::uint64_t* out, std::size_t count, std::size_t n, std::uint64_t p,
+                  std::uint64_t w, Algorithm algorithm = Algorithm::fast);
 
 // Tuning of the fast kernel, for the benchmark: shared-memory tile of 2^log_tile words, passes of
 // radix at most 2^log_max_radix, global-memory runs of 2^log_columns words. word_bytes is 4 or 8.

@@ -104,14 +104,15 @@ static void require_whole_vectors(std::size_t count, std::size_t n)
 {
     if (n == 0 || count % n != 0) throw Error("host transform: size is not a multiple of n");
 }
-// The host's words through 64-bit words on the device, in place.
-static void host_transform_64(std::uint64_t* values, std::size_t count, std::size_t n, std::uint64_t p,
-                              std::uint64_t w, bool inverse_direction, Algorithm a)
+// The host's words through 64-bit words on the device, from `in` into `out` (which may be `in`).
+// The downloads fault a fresh `out` in on the copy workers (runtime.cu, fault_in).
+static void host_transform_64(const std::uint64_t* in, std::uint64_t* out, std::size_t count, std::size_t n,
+                              std::uint64_t p, std::uint64_t w, bool inverse_direction, Algorithm a)
 {
     DeviceWords data(count);
-    data.upload(values, count);
+    data.upload(in, count);
     detail::transform(data.data(), n, count / n, p, w, inverse_direction, a);
-    data.download(values, count);
+    data.download(out, count);
 }
 // The vector API keeps 64-bit words: the tests compare the 32-bit route below with it.
 static std::vector<std::uint64_t> host_transform(const std::vector<std::uint64_t>& values, std::size_t n,
@@ -119,35 +120,36 @@ static std::vector<std::uint64_t> host_transform(const std::vector<std::uint64_t
                                                  Algorithm a)
 {
     require_whole_vectors(values.size(), n);
-    std::vector<std::uint64_t> out = values;
-    host_transform_64(out.data(), out.size(), n, p, w, inverse_direction, a);
+    std::vector<std::uint64_t> out(values.size());
+    host_transform_64(values.data(), out.data(), out.size(), n, p, w, inverse_direction, a);
     return out;
 }
 // 32-bit words when p < 2^31 and every word fits them (entries below p do); 64-bit words otherwise.
-static void host_transform_in_place(std::uint64_t* values, std::size_t count, std::size_t n, std::uint64_t p,
-                                    std::uint64_t w, bool inverse_direction, Algorithm a)
+// `in` is read whole before `out` is written, so out == in is safe.
+static void host_transform_into(const std::uint64_t* in, std::uint64_t* out, std::size_t count, std::size_t n,
+                                std::uint64_t p, std::uint64_t w, bool inverse_direction, Algorithm a)
 {
     require_whole_vectors(count, n);
     detail::require_device();
     if (p < (std::uint64_t(1) << 31)) {
         DeviceWords32 narrow(count);
-        if (detail::upload_narrowed(narrow.data(), values, count)) {
+        if (detail::upload_narrowed(narrow.data(), in, count)) {
             detail::transform(narrow.data(), n, count / n, p, w, inverse_direction, a);
-            detail::download_widened(values, narrow.data(), count);
+            detail::download_widened(out, narrow.data(), count);
             return;
         }
     }
-    host_transform_64(values, count, n, p, w, inverse_direction, a);
+    host_transform_64(in, out, count, n, p, w, inverse_direction, a);
 }
-void forward_in_place(std::uint64_t* values, std::size_t count, std::size_t n, std::uint64_t p, std::uint64_t w,
-                      Algorithm a)
+void forward_into(const std::uint64_t* in, std::uint64_t* out, std::size_t count, std::size_t n, std::uint64_t p,
+                  std::uint64_t w, Algorithm a)
 {
-    host_transform_in_place(values, count, n, p, w, false, a);
+    host_transform_into(in, out, count, n, p, w, false, a);
 }
-void inverse_in_place(std::uint64_t* values, std::size_t count, std::size_t n, std::uint64_t p, std::uint64_t w,
-                      Algorithm a)
+void inverse_into(const std::uint64_t* in, std::uint64_t* out, std::size_t count, std::size_t n, std::uint64_t p,
+                  std::uint64_t w, Algorithm a)
 {
-    host_transform_in_place(values, count, n, p, w, true, a);
+    host_transform_into(in, out, count, n, p, w, true, a);
 }
 
 std::vector<std::uint64_t> forward(const std::vector<std::uint64_t>& v, std::size_t n, std::uint64_t p,

@@ -42,8 +42,10 @@ std::vector<std::uint64_t> forward(const std::vector<std::uint64_t>&, std::size_
                                    Algorithm) { unavailable(); }
 std::vector<std::uint64_t> inverse(const std::vector<std::uint64_t>&, std::size_t, std::uint64_t, std::uint64_t,
                                    Algorithm) { unavailable(); }
-void forward_in_place(std::uint64_t*, std::size_t, std::size_t, std::uint64_t, std::uint64_t, Algorithm) { unavailable(); }
-void inverse_in_place(std::uint64_t*, std::size_t, std::size_t, std::uint64_t, std::uint64_t, Algorithm) { unavailable(); }
+void forward_into(const std::uint64_t*, std::uint64_t*, std::size_t, std::size_t, std::uint64_t, std::uint64_t,
+                  Algorithm) { unavailable(); }
+void inverse_into(const std::uint64_t*, std::uint64_t*, std::size_t, std::size_t, std::uint64_t, std::uint64_t,
+                  Algorithm) { unavailable(); }
 void tune_fast(int, int, int, int) {}
 unsigned tune_fast_options(unsigned) { return 0; }
 void clear_twiddle_cache() {}

@@ -60,7 +60,7 @@ Value builtin_coeff(CallContext& c) {
 // packed vector.
 Value coefficient_words(const ModPoly& f, const ModulusPtr& m) {
   const nmod_poly_struct* g = f.nmod();
-  return Value::residue_words(m, std::vector<ulong>(g->coeffs, g->coeffs + g->length));
+  return Value::residue_words(m, Words(g->coeffs, g->coeffs + g->length));
 }
 
 Value builtin_coeffs(CallContext& c) {

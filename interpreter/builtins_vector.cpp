@@ -42,7 +42,7 @@ Value prod(CallContext& c) {
 Value concat_packed(const Value& a, const Value& b) {
   const PackedResidues *x = a.packed_residues(), *y = b.packed_residues();
   if (!x || !y || !same_modulus(x->modulus, y->modulus)) return Value();
-  std::vector<ulong> words;
+  Words words;
   words.reserve(x->words.size() + y->words.size());
   words.insert(words.end(), x->words.begin(), x->words.end());
   words.insert(words.end(), y->words.begin(), y->words.end());

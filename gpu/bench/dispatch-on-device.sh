@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The interpreter's GPU routes on the device machine: the dispatcher's differential tests,
 # `cas --calibrate` (its table says how far the dispatcher's choice is from the faster engine at
-# every measured length), products and transforms timed in cas with the GPU on and off, and the
-# REPL's `:timer` naming the engine. Logs under $OUT.
+# every measured length), products and transforms timed in cas with the GPU on and off, fft and
+# ifft of packed vectors (gpu/bench/fft-timing.cas), and the REPL's `:timer` naming the engine.
+# Logs under $OUT.
 # Usage (repository root): gpu/bench/dispatch-on-device.sh DIR   (DIR holds cas, cas_unit_tests, lib/)
 set -u
 dir=${1:-build-dev}
@@ -44,6 +45,9 @@ for k in [10, 12, 14, 16, 18, 20, 22] {
 CAS
 timeout 300 "$dir/cas" "$out/engines.cas" 2>&1 | tee "$out/engines.log"
 
+echo "== fft and ifft of packed vectors, best of 5"
+timeout 300 "$dir/cas" gpu/bench/fft-timing.cas 2>&1 | tee "$out/fft-timing.log"
+
 echo "== REPL :timer"
-printf ':timer on\nf = randpoly(2^22, 998244353);\ng = f * f;\ng = f * f;\nv = coeffs(f);\nu = fft(v, rootofunity(2^22, 998244353));\nh = f^3;\n:explain\n:gpu off\ng = f * f;\ngpuinfo()\n:quit\n' > "$out/repl.in"
+printf ':timer on\nf = randpoly(2^22, 998244353);\ng = f * f;\ng = f * f;\nv = coeffs(f);\nu = fft(v, rootofunity(2^22, 998244353));\nb = ifft(u, rootofunity(2^22, 998244353));\nh = f^3;\n:explain\n:gpu off\ng = f * f;\ngpuinfo()\n:quit\n' > "$out/repl.in"
 timeout 300 script -qec "$dir/cas -q" /dev/null < "$out/repl.in" > "$out/repl.log" 2>&1; echo "rc=$?"; cat "$out/repl.log"

@@ -2,6 +2,8 @@
 // definition X_k = sum_j x_j w^(jk) (checked at sampled k by Horner) and against each other.
 #include "support.hpp"
 
+#include <memory>
+
 using namespace cas::gpu;
 using namespace cas::gpu::test;
 
@@ -130,26 +132,61 @@ TEST_CASE("32-bit words give the same transforms as 64-bit words for p < 2^31", 
     }
 }
 
-// What cas's fft runs: the caller's array transformed in place, on 32-bit words for p < 2^31.
-TEST_CASE("host transforms in place agree with the vector API, on 32-bit words for p < 2^31", "[gpu][ntt]")
+namespace {
+
+// An array never written before, as cas's fft makes its result (new[] leaves the words
+// uninitialised; at these sizes malloc mostly hands out pages never touched, which the download
+// faults in), with one sentinel word past the end.
+class FreshWords {
+public:
+    explicit FreshWords(std::size_t count) : words_(new std::uint64_t[count + 1]), count_(count)
+    {
+        words_[count] = sentinel;
+    }
+    std::uint64_t* data() { return words_.get(); }
+    std::vector<std::uint64_t> contents() const { return {words_.get(), words_.get() + count_}; }
+    bool sentinel_intact() const { return words_[count_] == sentinel; }
+
+private:
+    static constexpr std::uint64_t sentinel = 0x5e471e15e471e1ull;
+    std::unique_ptr<std::uint64_t[]> words_;
+    std::size_t count_;
+};
+
+}  // namespace
+
+// What cas's fft and ifft run: the caller's words into a fresh array (or in place), on 32-bit
+// words for p < 2^31; the inverse with 1/n.
+TEST_CASE("host transforms into a fresh array or in place agree with the vector API", "[gpu][ntt]")
 {
     CAS_REQUIRE_GPU();
-    for (int bits : {30, 31, 62, 64}) {
-        const std::uint64_t p = ntt_primes(bits, 20, 1).at(0);
+    std::vector<std::uint64_t> primes;
+    for (int bits : {30, 31, 62, 64}) primes.push_back(ntt_primes(bits, 20, 1).at(0));
+    primes.push_back(0xFFFFFFFF00000001ull);  // the Goldilocks prime's own arithmetic
+    for (std::uint64_t p : primes) {
         for (int log_n : {0, 1, 5, 12, 13, 17, 20}) {
             const std::size_t n = std::size_t(1) << log_n, batch = log_n <= 13 ? 3 : 1;
             const std::uint64_t w = root_of_unity(p, n);
             const auto x = random_vector(n * batch, p);
             INFO("p = " << hex(p) << ", n = 2^" << log_n << ", batch " << batch);
+            const auto X = forward(x, n, p, w), x_inverse = inverse(x, n, p, w);
+
+            FreshWords forward_out(x.size()), inverse_out(x.size());
+            forward_into(x.data(), forward_out.data(), x.size(), n, p, w);
+            inverse_into(x.data(), inverse_out.data(), x.size(), n, p, w);
+            CHECK(forward_out.contents() == X);
+            CHECK(inverse_out.contents() == x_inverse);
+            CHECK((forward_out.sentinel_intact() && inverse_out.sentinel_intact()));
+
             auto y = x;
-            forward_in_place(y.data(), y.size(), n, p, w);
-            CHECK(y == forward(x, n, p, w));
-            inverse_in_place(y.data(), y.size(), n, p, w);
+            forward_into(y.data(), y.data(), y.size(), n, p, w);
+            CHECK(y == X);
+            inverse_into(y.data(), y.data(), y.size(), n, p, w);
             CHECK(y == x);
         }
     }
     std::vector<std::uint64_t> twelve(12, 1);
-    CHECK_THROWS_AS(forward_in_place(twelve.data(), 12, 8, 998244353, 3), cas::gpu::Error);  // not n * batch
+    CHECK_THROWS_AS(forward_into(twelve.data(), twelve.data(), 12, 8, 998244353, 3), cas::gpu::Error);  // not n * batch
 }
 
 TEST_CASE("transform arguments are checked", "[gpu][ntt]")

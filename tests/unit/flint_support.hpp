@@ -24,6 +24,16 @@ inline bool skipped_without_gpu(const char* untested) {
   return true;
 }
 
+// Restores the GPU mode of before when the test ends (and sets `mode` for it, when given).
+struct ModeGuard {
+  GpuMode saved = gpu_mode();
+  ModeGuard() = default;
+  explicit ModeGuard(GpuMode mode) { set_gpu_mode(mode); }
+  ~ModeGuard() { set_gpu_mode(saved); }
+  ModeGuard(const ModeGuard&) = delete;
+  ModeGuard& operator=(const ModeGuard&) = delete;
+};
+
 struct Random {
   flint_rand_t state;
   Random() { flint_randinit(state); }

@@ -16,12 +16,9 @@
 #include <filesystem>
 #include <fstream>
 
-namespace {
+using cas::test::ModeGuard;
 
-struct ModeGuard {
-  cas::GpuMode saved = cas::gpu_mode();
-  ~ModeGuard() { cas::set_gpu_mode(saved); }
-};
+namespace {
 
 struct ConfigHome {
   std::filesystem::path dir = std::filesystem::temp_directory_path() / ("cas-config-test-" + std::to_string(getpid()));

@@ -4,12 +4,17 @@
 // folded by hand; random NTT primes below and above 2^64, random lengths, the
 // trial count scaled by CAS_TEST_MULTIPLIER. Then the builtins vector, len,
 // concat, fft, ifft, convolve, negaconvolve through the interpreter.
+#include "algebra/dispatch.hpp"
+#include "algebra/engine.hpp"
 #include "algebra/error.hpp"
 #include "algebra/fourier.hpp"
 #include "flint_support.hpp"
+#include "gpu/ntt.hpp"
 #include "interpreter_support.hpp"
 
 #include <flint/fmpz_mod_poly.h>
+#include <flint/nmod.h>
+#include <flint/ulong_extras.h>
 
 #include <string>
 #include <vector>
@@ -19,6 +24,7 @@ using cas::Fmpz;
 using cas::Kind;
 using cas::ModulusPtr;
 using cas::Value;
+using cas::test::ModeGuard;
 using cas::test::Random;
 using cas::test::random_residues;
 using cas::test::residues_of;
@@ -100,7 +106,7 @@ std::vector<Fmpz> convolution_by_flint(const std::vector<Fmpz>& a, const std::ve
 
 // The vector of these residues held packed (as fft and coeffs make them); m word-size.
 Value packed(const std::vector<Fmpz>& residues, const ModulusPtr& m) {
-  std::vector<ulong> words;
+  cas::Words words;
   for (const Fmpz& x : residues) words.push_back(fmpz_get_ui(x.get()));
   return Value::residue_words(m, std::move(words));
 }
@@ -116,6 +122,24 @@ Value as_integers(Random& r, const std::vector<Fmpz>& residues, const ModulusPtr
     items.push_back(Value::integer(shifted.get()));
   }
   return Value::vec(std::move(items));
+}
+
+// What :timer names for a transform of length n over an NTT prime.
+const char* expected_engine(ulong n) { return cas::use_gpu(cas::GpuOperation::Transform, n) ? "gpu ntt" : "cpu ntt"; }
+
+// X_k = v(w^k) by Horner, for k = 0, 1, n - 1 and a few random k (the whole definition is
+// O(n^2)); m word-size.
+void check_sampled_entries(Random& r, const std::vector<Fmpz>& v, const cas::Words& X, const Value& w,
+                           const ModulusPtr& m) {
+  const nmod_t mod = m->nmod();
+  const ulong n = v.size(), root = fmpz_get_ui(w.as_int());
+  for (ulong k : {ulong{0}, ulong{1}, n - 1, n_randint(r.state, n), n_randint(r.state, n)}) {
+    const ulong x = nmod_pow_ui(root, k, mod);
+    ulong value = 0;
+    for (size_t j = n; j-- > 0;) value = nmod_add(nmod_mul(value, x, mod), fmpz_get_ui(v[j].get()), mod);
+    INFO("k = " << k);
+    CHECK(X[k] == value);
+  }
 }
 
 // The message of the DomainError `body` throws ("" when none).
@@ -134,6 +158,9 @@ std::string domain_error(Body&& body) {
 // ---- the algebra layer against FLINT ----------------------------------------------------
 
 TEST_CASE("fft agrees with the DFT by its definition, and ifft inverts it", "[fourier][fft]") {
+  // auto keeps these lengths on the CPU; on sends every length from 2 to the GPU where there is one
+  const cas::GpuMode mode = GENERATE(cas::GpuMode::Auto, cas::GpuMode::On);
+  ModeGuard guard(mode);
   Random r;
   for (int trial = 0; trial < trials(60); trial++) {
     const ulong log_n = n_randint(r.state, 8);  // n = 1 .. 128
@@ -149,14 +176,6 @@ TEST_CASE("fft agrees with the DFT by its definition, and ifft inverts it", "[fo
     const std::vector<Fmpz> X = residues_of(cas::fft(to_value(v, m), w));
     CHECK(equal(X, dft_by_definition(v, w.as_int(), m)));
     CHECK(equal(residues_of(cas::ifft(to_value(X, m), w)), v));
-    if (m->word_size()) {  // packed in and out, and entries as integers of either sign
-      const Value transformed = cas::fft(packed(v, m), w);
-      CHECK(transformed.packed_residues());
-      CHECK(equal(residues_of(transformed), X));
-      CHECK(equal(residues_of(cas::ifft(transformed, w)), v));
-      CHECK(equal(residues_of(cas::fft(as_integers(r, v, m), w)), X));
-    }
-
     // ifft is the DFT at w^-1 scaled by n^-1
     Fmpz w_inverse, n_inverse(n);
     fmpz_invmod(w_inverse.get(), w.as_int(), m->value());
@@ -164,6 +183,45 @@ TEST_CASE("fft agrees with the DFT by its definition, and ifft inverts it", "[fo
     std::vector<Fmpz> expected = dft_by_definition(v, w_inverse.get(), m);
     for (auto& x : expected) fmpz_mod_mul(x.get(), x.get(), n_inverse.get(), m->ctx());
     CHECK(equal(residues_of(cas::ifft(to_value(v, m), w)), expected));
+
+    if (m->word_size()) {  // packed in and out (the input read where it is), integers of either sign
+      const Value input = packed(v, m);
+      const Value transformed = cas::fft(input, w);
+      CHECK(transformed.packed_residues());
+      CHECK(equal(residues_of(transformed), X));
+      CHECK(equal(residues_of(cas::ifft(transformed, w)), v));
+      CHECK(equal(residues_of(cas::ifft(input, w)), expected));
+      CHECK(equal(residues_of(input), v));  // neither transform wrote to its input
+      CHECK(equal(residues_of(cas::fft(as_integers(r, v, m), w)), X));
+    }
+  }
+}
+
+// Above the GPU transform crossover (1024): on a GPU machine these run on the GPU (fresh result
+// words, the inverse's 1/n in the engine), elsewhere on the CPU; the same results either way.
+TEST_CASE("ifft(fft(v)) == v above the GPU transform crossover, packed and unpacked", "[fourier][fft]") {
+  Random r;
+  for (ulong p : {ulong{998244353}, ulong{cas::gpu::ntt_primes(31, 16, 1).at(0)},
+                  ulong{cas::gpu::ntt_primes(62, 16, 1).at(0)}, ulong{cas::gpu::ntt_primes(64, 16, 1).at(0)},
+                  ulong{18446744069414584321ull}}) {
+    const ModulusPtr m = cas::make_modulus(p);
+    for (ulong n : {ulong{1} << 11, ulong{1} << 13}) {
+      const Value w = random_root(r, m, n);
+      const std::vector<Fmpz> v = random_residues(r, m, n);
+      const Value as_words = packed(v, m), as_values = to_value(v, m);
+      INFO("p = " << p << ", n = " << n << ", w = " << cas::fmpz_to_string(w.as_int()));
+
+      cas::engine_reset();
+      const Value X = cas::fft(as_words, w);
+      CHECK(cas::engine_last() == std::string(expected_engine(n)) + " 2^" + std::to_string(n_flog(n, 2)));
+      REQUIRE(X.packed_residues());
+      check_sampled_entries(r, v, X.packed_residues()->words, w, m);
+      CHECK(cas::equal_values(cas::fft(as_values, w), X));
+      CHECK(cas::equal_values(cas::ifft(X, w), as_words));
+      CHECK(cas::equal_values(cas::ifft(cas::fft(as_values, w), w), as_values));
+      CHECK(equal(residues_of(as_words), v));  // the inputs as they were
+      CHECK(equal(residues_of(as_values), v));
+    }
   }
 }
 

@@ -22,6 +22,7 @@ using cas::Kind;
 using cas::ModPoly;
 using cas::ModulusPtr;
 using cas::Value;
+using cas::Words;
 using cas::test::FreshRandom;
 using cas::test::Session;
 using cas::test::holds;
@@ -41,14 +42,14 @@ ModPoly random_poly(flint_rand_t state, const ModulusPtr& m, slong max_length) {
   return f;
 }
 
-std::vector<ulong> random_words(flint_rand_t state, const ModulusPtr& m, size_t n) {
-  std::vector<ulong> words(n);
+Words random_words(flint_rand_t state, const ModulusPtr& m, size_t n) {
+  Words words(n);
   for (ulong& w : words) w = n_randint(state, m->word());  // n_randint(state, 0) spans the whole word
   return words;
 }
 
 // The same entries as Values: what every vector was before packing.
-Value unpacked(const std::vector<ulong>& words, const ModulusPtr& m) {
+Value unpacked(const Words& words, const ModulusPtr& m) {
   std::vector<Value> items;
   for (ulong w : words) {
     Fmpz r(w);
@@ -58,7 +59,7 @@ Value unpacked(const std::vector<ulong>& words, const ModulusPtr& m) {
 }
 
 // True when v is a vector of elements of the Z/pZ of m with exactly these residues.
-bool has_residues(const Value& v, const std::vector<ulong>& words, const ModulusPtr& m) {
+bool has_residues(const Value& v, const Words& words, const ModulusPtr& m) {
   if (!v.is(Kind::Vec) || v.as_vec().size() != words.size()) return false;
   for (size_t i = 0; i < words.size(); i++) {
     const Value& e = v.as_vec()[i];
@@ -67,11 +68,11 @@ bool has_residues(const Value& v, const std::vector<ulong>& words, const Modulus
   return true;
 }
 
-std::vector<ulong> coefficients_of(const ModPoly& f) {
-  return std::vector<ulong>(f.nmod()->coeffs, f.nmod()->coeffs + f.nmod()->length);
+Words coefficients_of(const ModPoly& f) {
+  return Words(f.nmod()->coeffs, f.nmod()->coeffs + f.nmod()->length);
 }
 
-std::string show_words(const std::vector<ulong>& words) {
+std::string show_words(const Words& words) {
   std::string s = "[";
   for (size_t i = 0; i < words.size(); i++) s += (i ? ", " : "") + std::to_string(words[i]);
   return s + "]";
@@ -86,7 +87,7 @@ TEST_CASE("a packed vector reads like its entries as Values", "[packed]") {
   INFO("seed " << r.seed);
   for (int trial = 0; trial < trials(200); trial++) {
     const ModulusPtr m = random_word_modulus(r.state());
-    const std::vector<ulong> words = random_words(r.state(), m, 1 + n_randint(r.state(), 40));
+    const Words words = random_words(r.state(), m, 1 + n_randint(r.state(), 40));
     INFO("p = " << m->to_string() << ", words = " << show_words(words));
     const Value packed = Value::residue_words(m, words), values = unpacked(words, m);
     REQUIRE(packed.packed_residues());
@@ -106,7 +107,7 @@ TEST_CASE("a packed vector reads like its entries as Values", "[packed]") {
     CHECK(!copy.packed_residues());
     CHECK(copy.as_vec()[i].is(Kind::Int));
     CHECK(has_residues(packed, words, m));
-    std::vector<ulong> changed = words;
+    Words changed = words;
     changed[i] = (changed[i] + 1) % m->word();
     CHECK(cas::equal_values(packed, Value::residue_words(m, changed)) == (changed[i] == words[i]));
   }
@@ -116,7 +117,7 @@ TEST_CASE("a packed vector reads like its entries as Values", "[packed]") {
 
 TEST_CASE("two threads that read a packed vector's Values see one vector", "[packed]") {
   const ModulusPtr m = cas::make_modulus(998244353);
-  std::vector<ulong> words(1 << 16);
+  Words words(1 << 16);
   for (size_t i = 0; i < words.size(); i++) words[i] = (i * 2654435761u) % m->word();
   const Value packed = Value::residue_words(m, words);
   const std::vector<Value>* seen[2] = {nullptr, nullptr};
@@ -134,7 +135,7 @@ TEST_CASE("coeffs gives FLINT's coefficients, poly rebuilds the polynomial", "[p
     Session s;
     const ModulusPtr m = random_word_modulus(r.state());
     const ModPoly f = random_poly(r.state(), m, trial % 10 ? 40 : 2000);
-    const std::vector<ulong> expected = coefficients_of(f);
+    const Words expected = coefficients_of(f);
     INFO("p = " << m->to_string() << ", coefficients " << show_words(expected));
     set_global(s, "f", Value::modpoly(f));
     const Value c = s.eval("c = coeffs(f)");
@@ -166,11 +167,11 @@ TEST_CASE("padded and concat keep packed entries and values apart", "[packed][bu
     Session s;
     const ModulusPtr m = random_word_modulus(r.state());
     const ModPoly f = random_poly(r.state(), m, 30), g = random_poly(r.state(), m, 30);
-    const std::vector<ulong> a = coefficients_of(f), b = coefficients_of(g);
+    const Words a = coefficients_of(f), b = coefficients_of(g);
     INFO("p = " << m->to_string() << ", f " << show_words(a) << ", g " << show_words(b));
     set_global(s, "f", Value::modpoly(f));
     set_global(s, "g", Value::modpoly(g));
-    std::vector<ulong> joined = a;
+    Words joined = a;
     joined.insert(joined.end(), b.begin(), b.end());
     CHECK(has_residues(s.eval("concat(coeffs(f), coeffs(g))"), joined, m));
     CHECK(has_residues(s.eval("padded(coeffs(f), len(coeffs(f)))"), a, m));
