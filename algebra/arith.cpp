@@ -6,6 +6,9 @@
 #include "modpoly_ops.hpp"
 #include "multiply.hpp"
 
+#include <flint/nmod_vec.h>
+#include <flint/ulong_extras.h>
+
 #include <cmath>
 #include <optional>
 
@@ -322,7 +325,66 @@ Value real_binary(BinaryOp op, const Value& a, const Value& b) {
 
 // ---- vectors ----------------------------------------------------------
 
+// Packed vectors (value.hpp) computed as words: + - .* of two over one Z/pZ, and a product by
+// (or a quotient by an invertible) integer or element of that Z/pZ; negation is in negate().
+// Making 2^22 entries as Values for `fft(a) .* fft(b)` cost 0.8 s on the H100's host, against
+// milliseconds for the words, and the result stays packed.
+
+// The residue mod m of a scalar that multiplies a vector over Z/mZ entrywise; false for any
+// other operand, which the general route handles (or rejects) entry by entry.
+bool scalar_residue(const Value& s, const Modulus& m, ulong& residue) {
+  if (s.is(Kind::Int)) {
+    residue = fmpz_fdiv_ui(s.as_int(), m.word());
+    return true;
+  }
+  if (s.is(Kind::Mod) && same_modulus(s.modulus_raw(), &m)) {
+    residue = fmpz_get_ui(s.as_int());
+    return true;
+  }
+  return false;
+}
+
+Value entrywise_words(BinaryOp op, const PackedResidues& x, const PackedResidues& y) {
+  const nmod_t& mod = x.modulus->nmod();
+  const slong n = static_cast<slong>(x.words.size());
+  Words out(x.words.size());
+  if (op == BinaryOp::Add) _nmod_vec_add(out.data(), x.words.data(), y.words.data(), n, mod);
+  else if (op == BinaryOp::Sub) _nmod_vec_sub(out.data(), x.words.data(), y.words.data(), n, mod);
+  else for (slong i = 0; i < n; i++) out[i] = nmod_mul(x.words[i], y.words[i], mod);
+  return Value::residue_words(x.modulus, std::move(out));
+}
+
+Value scaled_words(const PackedResidues& x, ulong c) {
+  Words out(x.words.size());
+  _nmod_vec_scalar_mul_nmod(out.data(), x.words.data(), static_cast<slong>(x.words.size()), c, x.modulus->nmod());
+  return Value::residue_words(x.modulus, std::move(out));
+}
+
+// The result when the operands allow the words; nullopt otherwise (mixed moduli and unequal
+// lengths included, so that their errors read as for any vector).
+std::optional<Value> packed_binary(BinaryOp op, const Value& a, const Value& b) {
+  const PackedResidues* x = a.is(Kind::Vec) ? a.packed_residues() : nullptr;
+  const PackedResidues* y = b.is(Kind::Vec) ? b.packed_residues() : nullptr;
+  if (x && y) {
+    const bool entrywise = op == BinaryOp::Add || op == BinaryOp::Sub || op == BinaryOp::PointMul;
+    if (!entrywise || !same_modulus(x->modulus, y->modulus) || x->words.size() != y->words.size())
+      return std::nullopt;
+    return entrywise_words(op, *x, *y);
+  }
+  const PackedResidues* packed = x ? x : y;
+  const Value& scalar = x ? b : a;
+  ulong c;
+  const bool divides = op == BinaryOp::Div && x;  // v / s; s / v is not defined
+  if (!packed || scalar.is(Kind::Vec) || (op != BinaryOp::Mul && op != BinaryOp::PointMul && !divides) ||
+      !scalar_residue(scalar, *packed->modulus, c))
+    return std::nullopt;
+  // A divisor that is not invertible (0 included) is left to the general route and its message.
+  if (divides && n_gcdinv(&c, c, packed->modulus->word()) != 1) return std::nullopt;
+  return scaled_words(*packed, c);
+}
+
 Value vector_binary(BinaryOp op, const Value& a, const Value& b) {
+  if (std::optional<Value> words = packed_binary(op, a, b)) return std::move(*words);
   const bool va = a.is(Kind::Vec), vb = b.is(Kind::Vec);
   std::vector<Value> out;
   if (va && vb) {
@@ -454,6 +516,11 @@ Value negate(const Value& a) {
     case Kind::ModPoly: return Value::modpoly(neg(a.as_modpoly()));
     case Kind::Real: return Value::real(-a.as_real());
     case Kind::Vec: {
+      if (const PackedResidues* packed = a.packed_residues()) {
+        Words out(packed->words.size());
+        _nmod_vec_neg(out.data(), packed->words.data(), static_cast<slong>(out.size()), packed->modulus->nmod());
+        return Value::residue_words(packed->modulus, std::move(out));
+      }
       std::vector<Value> out;
       out.reserve(a.as_vec().size());
       for (const Value& e : a.as_vec()) out.push_back(negate(e));

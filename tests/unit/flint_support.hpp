@@ -3,6 +3,7 @@
 // and cleared with the test that owns it, random primes and residues, and vectors of residues
 // converted, compared and printed.
 #include "algebra/dispatch.hpp"
+#include "algebra/error.hpp"
 #include "algebra/flint_util.hpp"
 #include "algebra/fourier.hpp"
 #include "algebra/value.hpp"
@@ -96,6 +97,17 @@ inline std::string show_residues(const std::vector<Fmpz>& v) {
   std::string s = "[";
   for (size_t i = 0; i < v.size(); i++) s += (i ? ", " : "") + v[i].to_string();
   return s + "]";
+}
+
+// The message of the DomainError `body` throws ("" when none).
+template <class Body>
+std::string domain_error(Body&& body) {
+  try {
+    body();
+  } catch (const DomainError& e) {
+    return e.what();
+  }
+  return "";
 }
 
 }  // namespace cas::test

@@ -19,12 +19,12 @@
 #include <string>
 #include <vector>
 
-using cas::DomainError;
 using cas::Fmpz;
 using cas::Kind;
 using cas::ModulusPtr;
 using cas::Value;
 using cas::test::ModeGuard;
+using cas::test::domain_error;
 using cas::test::Random;
 using cas::test::random_residues;
 using cas::test::residues_of;
@@ -140,17 +140,6 @@ void check_sampled_entries(Random& r, const std::vector<Fmpz>& v, const cas::Wor
     INFO("k = " << k);
     CHECK(X[k] == value);
   }
-}
-
-// The message of the DomainError `body` throws ("" when none).
-template <class Body>
-std::string domain_error(Body&& body) {
-  try {
-    body();
-  } catch (const DomainError& e) {
-    return e.what();
-  }
-  return "";
 }
 
 }  // namespace

@@ -115,6 +115,105 @@ TEST_CASE("a packed vector reads like its entries as Values", "[packed]") {
   CHECK(cas::format(Value::residue_words(cas::make_modulus(17), {})) == "[]");
 }
 
+// apply on two Values and on their entries as Values: the packed route against the general one.
+void check_like_values(cas::BinaryOp op, const Value& a, const Value& b, const Value& a_values, const Value& b_values) {
+  INFO("'" << cas::op_symbol(op) << "'");
+  const Value result = cas::apply(op, a, b), expected = cas::apply(op, a_values, b_values);
+  CHECK(cas::equal_values(result, expected));
+  CHECK(cas::format(result) == cas::format(expected));
+}
+
+// The entrywise + - .* of packed vectors by words, and a word scaled by c, as nmod computes them.
+Words entrywise(cas::BinaryOp op, const Words& x, const Words& y, const ModulusPtr& m) {
+  Words out(x.size());
+  for (size_t i = 0; i < x.size(); i++)
+    out[i] = op == cas::BinaryOp::Add   ? nmod_add(x[i], y[i], m->nmod())
+             : op == cas::BinaryOp::Sub ? nmod_sub(x[i], y[i], m->nmod())
+                                        : nmod_mul(x[i], y[i], m->nmod());
+  return out;
+}
+
+TEST_CASE("+, -, .* and scalar products of packed vectors stay packed and equal their Values'", "[packed][arith]") {
+  using cas::BinaryOp;
+  FreshRandom r;
+  INFO("seed " << r.seed);
+  for (int trial = 0; trial < trials(200); trial++) {
+    const ModulusPtr m = random_word_modulus(r.state());
+    const size_t n = 1 + n_randint(r.state(), 40);  // an empty vector is never packed
+    const Words x = random_words(r.state(), m, n), y = random_words(r.state(), m, n);
+    INFO("p = " << m->to_string() << ", x = " << show_words(x) << ", y = " << show_words(y));
+    const Value a = Value::residue_words(m, x), b = Value::residue_words(m, y);
+    const Value a_values = unpacked(x, m), b_values = unpacked(y, m);
+    for (BinaryOp op : {BinaryOp::Add, BinaryOp::Sub, BinaryOp::PointMul}) {
+      const Value result = cas::apply(op, a, b);
+      CHECK(result.packed_residues());
+      CHECK(has_residues(result, entrywise(op, x, y, m), m));
+      check_like_values(op, a, b, a_values, b_values);
+      check_like_values(op, a, b_values, a_values, b_values);  // one side packed
+      check_like_values(op, a_values, b, a_values, b_values);
+    }
+    // scalars: an integer of any sign and size, an element of the same Z/pZ
+    Fmpz c;
+    fmpz_randtest(c.get(), r.state(), 100);
+    const Value scalars[] = {Value::integer(c.get()), Value::mod_reduce(c.get(), m)};
+    for (const Value& s : scalars) {
+      INFO("scalar " << cas::format(s));
+      for (BinaryOp op : {BinaryOp::Mul, BinaryOp::PointMul}) {
+        const Value left = cas::apply(op, s, a), right = cas::apply(op, a, s);
+        CHECK(left.packed_residues());
+        CHECK(right.packed_residues());
+        check_like_values(op, s, a, s, a_values);
+        check_like_values(op, a, s, a_values, s);
+      }
+      // v / s: by the inverse when s is invertible; otherwise the general route and its error
+      ulong inverse;
+      const ulong residue = fmpz_fdiv_ui(c.get(), m->word());
+      if (n_gcdinv(&inverse, residue, m->word()) == 1) {
+        const Value quotient = cas::apply(BinaryOp::Div, a, s);
+        CHECK(quotient.packed_residues());
+        check_like_values(BinaryOp::Div, a, s, a_values, s);
+      } else {
+        const std::string expected = cas::test::domain_error([&] { cas::apply(BinaryOp::Div, a_values, s); });
+        CHECK(!expected.empty());
+        CHECK(cas::test::domain_error([&] { cas::apply(BinaryOp::Div, a, s); }) == expected);
+      }
+    }
+    const Value negated = cas::negate(a);
+    CHECK(negated.packed_residues());
+    CHECK(cas::equal_values(negated, cas::negate(a_values)));
+    CHECK(cas::equal_values(cas::apply(BinaryOp::Add, negated, a), Value::residue_words(m, Words(n, 0))));
+  }
+}
+
+TEST_CASE("packed vectors over two moduli or of two lengths fail as their Values do", "[packed][arith][errors]") {
+  using cas::BinaryOp;
+  using cas::test::error_message;
+  const ModulusPtr m5 = cas::make_modulus(5), m7 = cas::make_modulus(7);
+  const Words x = {1, 2, 3}, y = {4, 5, 6}, z = {1, 2};
+  for (BinaryOp op : {BinaryOp::Add, BinaryOp::Sub, BinaryOp::PointMul}) {
+    INFO("'" << cas::op_symbol(op) << "'");
+    const std::string over_two_moduli =
+        cas::test::domain_error([&] { cas::apply(op, unpacked(x, m5), unpacked(y, m7)); });
+    REQUIRE(!over_two_moduli.empty());
+    CHECK(cas::test::domain_error([&] {
+            cas::apply(op, Value::residue_words(m5, x), Value::residue_words(m7, y));
+          }) == over_two_moduli);
+    const std::string two_lengths = cas::test::domain_error([&] { cas::apply(op, unpacked(x, m5), unpacked(z, m5)); });
+    REQUIRE(!two_lengths.empty());
+    CHECK(cas::test::domain_error([&] {
+            cas::apply(op, Value::residue_words(m5, x), Value::residue_words(m5, z));
+          }) == two_lengths);
+  }
+  const Value seven = Value::mod_reduce(Fmpz(3).get(), m7);
+  const std::string scalar_over_other =
+      cas::test::domain_error([&] { cas::apply(BinaryOp::Mul, seven, unpacked(x, m5)); });
+  REQUIRE(!scalar_over_other.empty());
+  CHECK(cas::test::domain_error([&] { cas::apply(BinaryOp::Mul, seven, Value::residue_words(m5, x)); }) ==
+        scalar_over_other);
+  CHECK(error_message("coeffs((x^2 + 2) mod 5) * coeffs((x^2 + 3) mod 5)") ==
+        "'*' between two vectors is not defined: use .* for the pointwise product");
+}
+
 TEST_CASE("two threads that read a packed vector's Values see one vector", "[packed]") {
   const ModulusPtr m = cas::make_modulus(998244353);
   Words words(1 << 16);
