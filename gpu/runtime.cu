@@ -1,5 +1,6 @@
 // Device discovery, errors, the library stream, device arrays and pinned host transfers.
 #include "gpu/detail.cuh"
+#include "gpu/host_memory.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -293,30 +294,18 @@ void staged_upload(void* device, std::size_t count, std::size_t unit, const Host
 // copying 128 MiB into fresh memory took 12.6-38 ms on 8 threads (72-138 ms on one), against
 // 4.1 ms into memory touched before. With transparent huge pages asked for (MADV_HUGEPAGE) the
 // same copy took 5.2-6.6 ms (27-37 ms on one thread). So a download asks for huge pages on the
-// destination's 2 MiB-aligned interior and takes its page faults on the copy workers, one
-// write per page, while the GPU still computes and the first chunks cross PCIe. Every byte
-// written here is overwritten by the download; on memory touched before it costs one store
-// per page.
+// destination's 2 MiB-aligned interior (gpu/host_memory.hpp) and takes its page faults on the
+// copy workers, one write per page, while the GPU still computes and the first chunks cross
+// PCIe. Every byte written here is overwritten by the download; on memory touched before it
+// costs one store per page.
 struct HostRange {
     char* begin;
     std::size_t bytes;
 };
-void advise_huge_pages(const HostRange& range)
-{
-#ifdef MADV_HUGEPAGE
-    constexpr std::uintptr_t huge = std::uintptr_t(2) << 20;
-    std::uintptr_t first = (reinterpret_cast<std::uintptr_t>(range.begin) + huge - 1) & ~(huge - 1);
-    std::uintptr_t last = (reinterpret_cast<std::uintptr_t>(range.begin) + range.bytes) & ~(huge - 1);
-    if (first < last) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);  // a hint: may fail
-#else
-    (void)range;
-#endif
-}
 void fault_in(const HostRange& range)
 {
-    constexpr std::size_t worth_it = std::size_t(4) << 20;
-    if (range.bytes < worth_it) return;
-    advise_huge_pages(range);
+    if (range.bytes < huge_pages_worth_it) return;
+    advise_huge_pages(range.begin, range.bytes);
     static const std::size_t page = std::size_t(sysconf(_SC_PAGESIZE) > 0 ? sysconf(_SC_PAGESIZE) : 4096);
     const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(range.begin);
     const std::size_t first_page = (base + page - 1) / page, end_page = (base + range.bytes) / page;

@@ -8,11 +8,13 @@
 #include "algebra/error.hpp"
 #include "algebra/format.hpp"
 #include "flint_support.hpp"
+#include "gpu/host_memory.hpp"
 #include "interpreter_support.hpp"
 
 #include <flint/nmod_poly.h>
 #include <flint/ulong_extras.h>
 
+#include <algorithm>
 #include <string>
 #include <thread>
 #include <vector>
@@ -212,6 +214,22 @@ TEST_CASE("packed vectors over two moduli or of two lengths fail as their Values
         scalar_over_other);
   CHECK(error_message("coeffs((x^2 + 2) mod 5) * coeffs((x^2 + 3) mod 5)") ==
         "'*' between two vectors is not defined: use .* for the pointwise product");
+}
+
+TEST_CASE("large word arrays ask for huge pages and keep what they hold", "[packed][words]") {
+  // 12 MiB: above gpu::huge_pages_worth_it, so allocate() gives the hint before the first touch
+  const size_t n = (size_t(12) << 20) / sizeof(ulong) + 3;
+  Words words(n);
+  for (size_t i = 0; i < n; i++) words[i] = i * 0x9e3779b97f4a7c15ull;
+  // the hint again on written memory (and on a misaligned piece of it) changes no word
+  cas::gpu::advise_huge_pages(words.data(), n * sizeof(ulong));
+  cas::gpu::advise_huge_pages(reinterpret_cast<char*>(words.data()) + 5, (size_t(3) << 20) - 7);
+  bool kept = true;
+  for (size_t i = 0; i < n; i++) kept = kept && words[i] == i * 0x9e3779b97f4a7c15ull;
+  CHECK(kept);
+  Words copy = words;
+  copy.resize(2 * n);  // grows through allocate() again; the new half is not written
+  CHECK(std::equal(words.begin(), words.end(), copy.begin()));
 }
 
 TEST_CASE("two threads that read a packed vector's Values see one vector", "[packed]") {
