@@ -1,5 +1,7 @@
 #include "modpoly.hpp"
 
+#include "words.hpp"
+
 #include <algorithm>
 #include <utility>
 
@@ -96,6 +98,7 @@ ModPoly modpoly_from_words(const ModulusPtr& m, const ulong* words, size_t count
   ModPoly f(m);
   nmod_poly_struct* g = f.nmod();
   nmod_poly_fit_length(g, static_cast<slong>(count));
+  advise_huge_pages_if_large(g->coeffs, count * sizeof(ulong));  // fresh from FLINT: not touched yet
   std::copy(words, words + count, g->coeffs);
   g->length = static_cast<slong>(count);
   _nmod_poly_normalise(g);
