@@ -327,7 +327,7 @@ Value real_binary(BinaryOp op, const Value& a, const Value& b) {
 
 // Packed vectors (value.hpp) computed as words: + - .* of two over one Z/pZ, and a product by
 // (or a quotient by an invertible) integer or element of that Z/pZ; negation is in negate().
-// Making 2^22 entries as Values for `fft(a) .* fft(b)` cost 0.8 s on the H100's host, against
+// Making 2^22 entries as Values for `fft(a) .* fft(b)` cost 0.6-0.8 s on the H100's host, against
 // milliseconds for the words, and the result stays packed.
 
 // The residue mod m of a scalar that multiplies a vector over Z/mZ entrywise; false for any
