@@ -5,6 +5,8 @@
 #include "guards.hpp"
 #include "modpoly_ops.hpp"
 #include "multiply.hpp"
+#include "parallel.hpp"
+#include "vector_words.hpp"
 
 #include <flint/nmod_vec.h>
 #include <flint/ulong_extras.h>
@@ -325,10 +327,23 @@ Value real_binary(BinaryOp op, const Value& a, const Value& b) {
 
 // ---- vectors ----------------------------------------------------------
 
-// Packed vectors (value.hpp) computed as words: + - .* of two over one Z/pZ, and a product by
-// (or a quotient by an invertible) integer or element of that Z/pZ; negation is in negate().
-// Making 2^22 entries as Values for `fft(a) .* fft(b)` cost 0.6-0.8 s on the H100's host, against
-// milliseconds for the words, and the result stays packed.
+// Vectors over one word-size Z/pZ computed as words (vector_words.hpp): + - .* of two, a product
+// by (or a quotient by an invertible) integer or element of that Z/pZ, and negation (in
+// negate()). Making 2^22 entries as Values for `fft(a) .* fft(b)` cost 0.6-0.8 s on the H100's
+// host, against milliseconds for the words, and the result is packed. Operands held as Values
+// are converted first when all their entries lie in one such Z/pZ.
+
+// Ranges of fewer words than this are not worth a thread: an nmod operation takes a nanosecond or two.
+constexpr size_t word_grain = size_t{1} << 16;
+
+// The packed vector over the Z/pZ of m of n words that fill(out, begin, end) writes, range by
+// range on the machine's cores (which also fault the fresh pages in side by side).
+template <class Fill>
+Value words_by_ranges(const ModulusPtr& m, size_t n, Fill&& fill) {
+  Words out(n);
+  parallel_ranges(n, word_grain, [&](size_t begin, size_t end) { fill(out.data(), begin, end); });
+  return Value::residue_words(m, std::move(out));
+}
 
 // The residue mod m of a scalar that multiplies a vector over Z/mZ entrywise; false for any
 // other operand, which the general route handles (or rejects) entry by entry.
@@ -344,47 +359,59 @@ bool scalar_residue(const Value& s, const Modulus& m, ulong& residue) {
   return false;
 }
 
-Value entrywise_words(BinaryOp op, const PackedResidues& x, const PackedResidues& y) {
-  const nmod_t& mod = x.modulus->nmod();
-  const slong n = static_cast<slong>(x.words.size());
-  Words out(x.words.size());
-  if (op == BinaryOp::Add) _nmod_vec_add(out.data(), x.words.data(), y.words.data(), n, mod);
-  else if (op == BinaryOp::Sub) _nmod_vec_sub(out.data(), x.words.data(), y.words.data(), n, mod);
-  else for (slong i = 0; i < n; i++) out[i] = nmod_mul(x.words[i], y.words[i], mod);
-  return Value::residue_words(x.modulus, std::move(out));
+Value entrywise_words(BinaryOp op, const VectorWords& x, const VectorWords& y) {
+  const nmod_t mod = x.modulus->nmod();
+  const ulong *a = x.words().data(), *b = y.words().data();
+  return words_by_ranges(x.modulus, x.size(), [&](ulong* out, size_t begin, size_t end) {
+    const slong n = static_cast<slong>(end - begin);
+    if (op == BinaryOp::Add) _nmod_vec_add(out + begin, a + begin, b + begin, n, mod);
+    else if (op == BinaryOp::Sub) _nmod_vec_sub(out + begin, a + begin, b + begin, n, mod);
+    else for (size_t i = begin; i < end; i++) out[i] = nmod_mul(a[i], b[i], mod);
+  });
 }
 
-Value scaled_words(const PackedResidues& x, ulong c) {
-  Words out(x.words.size());
-  _nmod_vec_scalar_mul_nmod(out.data(), x.words.data(), static_cast<slong>(x.words.size()), c, x.modulus->nmod());
-  return Value::residue_words(x.modulus, std::move(out));
+Value scaled_words(const VectorWords& x, ulong c) {
+  const nmod_t mod = x.modulus->nmod();
+  const ulong* a = x.words().data();
+  return words_by_ranges(x.modulus, x.size(), [&](ulong* out, size_t begin, size_t end) {
+    _nmod_vec_scalar_mul_nmod(out + begin, a + begin, static_cast<slong>(end - begin), c, mod);
+  });
 }
 
-// The result when the operands allow the words; nullopt otherwise (mixed moduli and unequal
-// lengths included, so that their errors read as for any vector).
-std::optional<Value> packed_binary(BinaryOp op, const Value& a, const Value& b) {
-  const PackedResidues* x = a.is(Kind::Vec) ? a.packed_residues() : nullptr;
-  const PackedResidues* y = b.is(Kind::Vec) ? b.packed_residues() : nullptr;
-  if (x && y) {
+Value negated_words(const VectorWords& x) {
+  const nmod_t mod = x.modulus->nmod();
+  const ulong* a = x.words().data();
+  return words_by_ranges(x.modulus, x.size(), [&](ulong* out, size_t begin, size_t end) {
+    _nmod_vec_neg(out + begin, a + begin, static_cast<slong>(end - begin), mod);
+  });
+}
+
+// The result when the operands allow the words; nullopt otherwise (mixed moduli, unequal
+// lengths and non-invertible divisors included, so that their errors read as for any vector).
+std::optional<Value> words_binary(BinaryOp op, const Value& a, const Value& b) {
+  const bool va = a.is(Kind::Vec), vb = b.is(Kind::Vec);
+  if (va && vb) {
     const bool entrywise = op == BinaryOp::Add || op == BinaryOp::Sub || op == BinaryOp::PointMul;
-    if (!entrywise || !same_modulus(x->modulus, y->modulus) || x->words.size() != y->words.size())
-      return std::nullopt;
+    if (!entrywise || a.vec_size() != b.vec_size()) return std::nullopt;
+    std::optional<VectorWords> x = vector_words(a);
+    std::optional<VectorWords> y = x ? vector_words(b, x->modulus.get()) : std::nullopt;
+    if (!y) return std::nullopt;
     return entrywise_words(op, *x, *y);
   }
-  const PackedResidues* packed = x ? x : y;
-  const Value& scalar = x ? b : a;
-  ulong c;
-  const bool divides = op == BinaryOp::Div && x;  // v / s; s / v is not defined
-  if (!packed || scalar.is(Kind::Vec) || (op != BinaryOp::Mul && op != BinaryOp::PointMul && !divides) ||
-      !scalar_residue(scalar, *packed->modulus, c))
+  const Value& scalar = va ? b : a;
+  const bool divides = op == BinaryOp::Div && va;  // v / s; s / v is not defined
+  if ((op != BinaryOp::Mul && op != BinaryOp::PointMul && !divides) || !(scalar.is(Kind::Int) || scalar.is(Kind::Mod)))
     return std::nullopt;
+  std::optional<VectorWords> x = vector_words(va ? a : b);
+  ulong c;
+  if (!x || !scalar_residue(scalar, *x->modulus, c)) return std::nullopt;
   // A divisor that is not invertible (0 included) is left to the general route and its message.
-  if (divides && n_gcdinv(&c, c, packed->modulus->word()) != 1) return std::nullopt;
-  return scaled_words(*packed, c);
+  if (divides && n_gcdinv(&c, c, x->modulus->word()) != 1) return std::nullopt;
+  return scaled_words(*x, c);
 }
 
 Value vector_binary(BinaryOp op, const Value& a, const Value& b) {
-  if (std::optional<Value> words = packed_binary(op, a, b)) return std::move(*words);
+  if (std::optional<Value> words = words_binary(op, a, b)) return std::move(*words);
   const bool va = a.is(Kind::Vec), vb = b.is(Kind::Vec);
   std::vector<Value> out;
   if (va && vb) {
@@ -516,11 +543,7 @@ Value negate(const Value& a) {
     case Kind::ModPoly: return Value::modpoly(neg(a.as_modpoly()));
     case Kind::Real: return Value::real(-a.as_real());
     case Kind::Vec: {
-      if (const PackedResidues* packed = a.packed_residues()) {
-        Words out(packed->words.size());
-        _nmod_vec_neg(out.data(), packed->words.data(), static_cast<slong>(out.size()), packed->modulus->nmod());
-        return Value::residue_words(packed->modulus, std::move(out));
-      }
+      if (std::optional<VectorWords> words = vector_words(a)) return negated_words(*words);
       std::vector<Value> out;
       out.reserve(a.as_vec().size());
       for (const Value& e : a.as_vec()) out.push_back(negate(e));

@@ -6,6 +6,7 @@
 #include "format.hpp"
 #include "modpoly_ops.hpp"
 #include "multiply.hpp"
+#include "vector_words.hpp"
 
 #include <flint/fmpz_factor.h>
 #include <flint/nmod_vec.h>
@@ -59,17 +60,10 @@ std::vector<Fmpz> residues(const Value& v, const ModulusPtr& m, const char* what
   return out;
 }
 
-// The words of v when it is a packed vector over the Z/pZ of m; null otherwise.
-const PackedResidues* packed_over(const Value& v, const ModulusPtr& m) {
-  const PackedResidues* packed = v.is(Kind::Vec) ? v.packed_residues() : nullptr;
-  return packed && same_modulus(packed->modulus, m) ? packed : nullptr;
-}
-
 // The same as machine words, for a word-size m: no fmpz in between, since large transforms
-// spend most of their time here rather than in the arithmetic. A packed vector of the Z/pZ of m
-// gives its words as they are.
+// spend most of their time here rather than in the arithmetic. For entries that are not all
+// elements of the Z/pZ of m (vector_words reads those): integers, or the message for anything else.
 Words word_residues(const Value& v, const ModulusPtr& m, const char* what) {
-  if (const PackedResidues* packed = packed_over(v, m)) return packed->words;
   const std::vector<Value>& items = entries(v, what);
   Words out(items.size());
   Fmpz r;
@@ -325,22 +319,14 @@ Value residue_vector(const std::vector<Fmpz>& residues, const ModulusPtr& m) { r
 
 namespace {
 
-// The words a transform of v reads: a packed vector's own words where they are (copying 2^22 of
-// them cost more than the GPU's transform), or the entries converted into words of its own.
-struct InputWords {
-  const Words* packed = nullptr;
-  Words converted;
-
-  const Words& words() const { return packed ? *packed : converted; }
-  size_t size() const { return words().size(); }
-  bool empty() const { return words().empty(); }
-  // Words to transform in place on the CPU.
-  Words take() { return packed ? *packed : std::move(converted); }
-};
+// The words a transform of v reads: vector_words' (a packed vector's own where they are, since
+// copying 2^22 of them cost more than the GPU's transform), or the entries converted one by one
+// when some are integers (with the message for anything else).
+using InputWords = VectorWords;
 
 InputWords input_words(const Value& v, const ModulusPtr& m, const char* what) {
-  if (const PackedResidues* packed = packed_over(v, m)) return {&packed->words, {}};
-  return {nullptr, word_residues(v, m, what)};
+  if (std::optional<VectorWords> words = vector_words(v, m.get())) return std::move(*words);
+  return {m, nullptr, word_residues(v, m, what)};
 }
 
 // fft (inverse = false) or ifft of v at w over a word-size Z/pZ, after the checks every transform makes.

@@ -2,6 +2,7 @@
 
 #include "error.hpp"
 #include "flint_util.hpp"
+#include "parallel.hpp"
 
 #include "gpu/crt.hpp"
 #include "gpu/crt_words.hpp"
@@ -44,27 +45,6 @@ unsigned ceil_log2(ulong n) {
   unsigned k = 0;
   while ((ulong{1} << k) < n) k++;
   return k;
-}
-
-// Runs f(begin, end) on disjoint ranges of [0, count) on up to hardware_concurrency threads,
-// each range at least `grain` long. f must not throw.
-template <class F>
-void parallel_ranges(size_t count, size_t grain, F&& f) {
-  const size_t cores = std::max(1u, std::thread::hardware_concurrency());
-  const size_t threads = std::min(cores, std::max<size_t>(1, count / std::max<size_t>(grain, 1)));
-  if (threads <= 1) {
-    f(size_t{0}, count);
-    return;
-  }
-  auto begin = [&](size_t t) { return count * t / threads; };
-  std::vector<std::thread> pool;
-  for (size_t t = 1; t < threads; t++)
-    pool.emplace_back([&, t] {
-      f(begin(t), begin(t + 1));
-      flint_cleanup();  // FLINT's per-thread caches die with the thread
-    });
-  f(begin(0), begin(1));
-  for (auto& thread : pool) thread.join();
 }
 
 // FLINT's product tree over the primes (fmpz_comb_t); one temporary per thread.

@@ -4,6 +4,7 @@
 // powmod and crt serve integers and polynomials: builtins_integer.cpp.
 #include "algebra/guards.hpp"
 #include "algebra/modpoly_ops.hpp"
+#include "algebra/vector_words.hpp"
 #include "algebra/zpoly_ops.hpp"
 #include "poly_args.hpp"
 
@@ -115,8 +116,8 @@ Value poly_from_words(const std::vector<Value>& v, const ModulusPtr& m) {
 }
 
 Value builtin_poly(CallContext& c) {
-  if (const PackedResidues* packed = vector_value_arg(c, 0, "poly").packed_residues())
-    return Value::modpoly(modpoly_from_words(packed->modulus, packed->words.data(), packed->words.size()));
+  if (std::optional<VectorWords> words = vector_words(vector_value_arg(c, 0, "poly")))
+    return Value::modpoly(modpoly_from_words(words->modulus, words->words().data(), words->size()));
   const std::vector<Value>& v = vec_arg(c, 0, "poly");
   ModulusPtr m = coefficient_ring(v);
   if (m && m->word_size()) return poly_from_words(v, m);

@@ -7,14 +7,17 @@
 #include "algebra/arith.hpp"
 #include "algebra/error.hpp"
 #include "algebra/format.hpp"
+#include "algebra/parallel.hpp"
 #include "flint_support.hpp"
 #include "gpu/host_memory.hpp"
 #include "interpreter_support.hpp"
 
 #include <flint/nmod_poly.h>
+#include <flint/nmod_vec.h>
 #include <flint/ulong_extras.h>
 
 #include <algorithm>
+#include <atomic>
 #include <string>
 #include <thread>
 #include <vector>
@@ -214,6 +217,116 @@ TEST_CASE("packed vectors over two moduli or of two lengths fail as their Values
         scalar_over_other);
   CHECK(error_message("coeffs((x^2 + 2) mod 5) * coeffs((x^2 + 3) mod 5)") ==
         "'*' between two vectors is not defined: use .* for the pointwise product");
+}
+
+TEST_CASE("vectors held as Values over one Z/pZ are computed as words and give packed vectors", "[packed][arith]") {
+  using cas::BinaryOp;
+  FreshRandom r;
+  INFO("seed " << r.seed);
+  for (int trial = 0; trial < trials(200); trial++) {
+    const ModulusPtr m = random_word_modulus(r.state());
+    const size_t n = 1 + n_randint(r.state(), 40);
+    const Words x = random_words(r.state(), m, n), y = random_words(r.state(), m, n);
+    INFO("p = " << m->to_string() << ", x = " << show_words(x) << ", y = " << show_words(y));
+    const Value a = unpacked(x, m), b = unpacked(y, m), b_packed = Value::residue_words(m, y);
+    for (BinaryOp op : {BinaryOp::Add, BinaryOp::Sub, BinaryOp::PointMul}) {
+      INFO("'" << cas::op_symbol(op) << "'");
+      for (const Value& other : {b, b_packed}) {
+        const Value result = cas::apply(op, a, other), swapped = cas::apply(op, other, a);
+        CHECK(result.packed_residues());
+        CHECK(swapped.packed_residues());
+        CHECK(has_residues(result, entrywise(op, x, y, m), m));
+        CHECK(has_residues(swapped, entrywise(op, y, x, m), m));
+      }
+    }
+    const ulong c = n_randint(r.state(), 0);
+    const Value scalar = Value::integer(Fmpz(c).get());
+    Words scaled(n), negated(n);
+    for (size_t i = 0; i < n; i++) {
+      scaled[i] = nmod_mul(x[i], c % m->word(), m->nmod());
+      negated[i] = nmod_neg(x[i], m->nmod());
+    }
+    const Value product = cas::apply(BinaryOp::Mul, scalar, a), negation = cas::negate(a);
+    CHECK(product.packed_residues());
+    CHECK(has_residues(product, scaled, m));
+    CHECK(negation.packed_residues());
+    CHECK(has_residues(negation, negated, m));
+    CHECK(has_residues(a, x, m));  // the operands are as they were
+    CHECK(!a.packed_residues());
+  }
+}
+
+TEST_CASE("vectors not all over one word-size Z/pZ keep the general route and its messages", "[packed][arith][errors]") {
+  using cas::test::error_message;
+  using cas::test::Session;
+  Session s;
+  // an integer among the entries: entry by entry, and the result is not packed
+  const Value mixed = s.eval("[1 mod 5, 2, 3 mod 5] .* [2 mod 5, 2 mod 5, 2 mod 5]");
+  CHECK(!mixed.packed_residues());
+  CHECK(cas::format(mixed) == "[2, 4, 1] mod 5");
+  CHECK(!s.eval("-[1 mod 5, 2, 3 mod 5]").packed_residues());
+  CHECK(!s.eval("3 * [1 mod 5, 2, 3 mod 5]").packed_residues());
+  // a modulus above a word: FLINT's fmpz_mod, not words
+  s.eval("big = [1, 2] mod (2^80 + 13)");
+  CHECK(!s.eval("big + big").packed_residues());
+  CHECK(s.show("big .* big") == "[1, 4] mod 1208925819614629174706189");
+  // the ends over one Z/pZ and a middle entry over another
+  CHECK(error_message("[1 mod 5, 2 mod 7, 3 mod 5] + [1 mod 5, 1 mod 5, 1 mod 5]") ==
+        "cannot mix Z/7Z and Z/5Z (2 mod 7 and 1 mod 5)");
+  CHECK(error_message("[1 mod 5, 2 mod 5] + [1 mod 7, 1 mod 5]") == "cannot mix Z/5Z and Z/7Z (1 mod 5 and 1 mod 7)");
+  CHECK(error_message("[1 mod 5, 2 mod 5] .* [1 mod 5, 2 mod 5, 3 mod 5]") ==
+        "'.*' needs vectors of equal length, not 2 and 3");
+  CHECK(error_message("[1 mod 5, 2 mod 5] / (5 mod 5)") == "0 mod 5 is not invertible");
+  CHECK(error_message("[1 mod 5, 2 mod 5] * (1 mod 7)") == "cannot mix Z/5Z and Z/7Z (1 mod 5 and 1 mod 7)");
+}
+
+// Lengths that the threads split unevenly (2^16 words a range at least; 2^15 entries for a conversion).
+TEST_CASE("vector arithmetic split over threads equals FLINT's on every word", "[packed][arith][parallel]") {
+  using cas::BinaryOp;
+  FreshRandom r;
+  INFO("seed " << r.seed);
+  for (int trial = 0; trial < trials(3); trial++) {
+    const ModulusPtr m = cas::make_modulus(n_randtest_prime(r.state(), 0));
+    const size_t n = 3 * (size_t(1) << 16) + 1 + n_randint(r.state(), 1000);
+    const Words x = random_words(r.state(), m, n), y = random_words(r.state(), m, n);
+    INFO("p = " << m->to_string() << ", n = " << n);
+    const Value a = Value::residue_words(m, x), b = unpacked(y, m);
+    for (BinaryOp op : {BinaryOp::Add, BinaryOp::Sub, BinaryOp::PointMul}) {
+      INFO("'" << cas::op_symbol(op) << "'");
+      const Value result = cas::apply(op, a, b);
+      REQUIRE(result.packed_residues());
+      CHECK(result.packed_residues()->words == entrywise(op, x, y, m));
+    }
+    const ulong c = n_randint(r.state(), m->word());
+    Words scaled(n), negated(n);
+    _nmod_vec_scalar_mul_nmod(scaled.data(), y.data(), static_cast<slong>(n), c, m->nmod());
+    _nmod_vec_neg(negated.data(), y.data(), static_cast<slong>(n), m->nmod());
+    const Value product = cas::apply(BinaryOp::Mul, b, Value::mod_reduce(Fmpz(c).get(), m));
+    REQUIRE(product.packed_residues());
+    CHECK(product.packed_residues()->words == scaled);
+    REQUIRE(cas::negate(b).packed_residues());
+    CHECK(cas::negate(b).packed_residues()->words == negated);
+  }
+}
+
+TEST_CASE("parallel_ranges covers every index once", "[parallel]") {
+  for (size_t count : {size_t(0), size_t(1), size_t(999), size_t(1000), size_t(1001), size_t(7777)}) {
+    for (size_t grain : {size_t(0), size_t(1), size_t(1000), size_t(5000)}) {
+      INFO("count " << count << ", grain " << grain);
+      std::vector<std::atomic<int>> seen(count);
+      std::atomic<int> ranges{0};
+      std::atomic<bool> long_enough{true};
+      cas::parallel_ranges(count, grain, [&](size_t begin, size_t end) {
+        ranges++;
+        if (end - begin < std::min(grain, count)) long_enough = false;
+        for (size_t i = begin; i < end; i++) seen[i]++;
+      });
+      CHECK(std::all_of(seen.begin(), seen.end(), [](const std::atomic<int>& k) { return k == 1; }));
+      CHECK(long_enough);
+      CHECK(ranges >= 1);
+      CHECK(size_t(ranges) <= std::max<size_t>(1, std::thread::hardware_concurrency()));
+    }
+  }
 }
 
 TEST_CASE("large word arrays ask for huge pages and keep what they hold", "[packed][words]") {
