@@ -59,6 +59,11 @@ bool gpu_usable() {
   return usable;
 }
 
+std::string gpu_mode_caveat(GpuMode mode) {
+  if (mode != GpuMode::On || gpu_usable()) return "";
+  return "no usable GPU here (" + gpu::describe() + "): everything runs on FLINT";
+}
+
 const Crossovers& crossovers() {
   ensure_loaded();
   return current_crossovers;

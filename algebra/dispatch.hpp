@@ -46,6 +46,9 @@ const char* gpu_mode_name(GpuMode mode);
 bool parse_gpu_mode(const std::string& text, GpuMode& out);
 
 bool gpu_usable();  // built with CUDA and a device answers (asked once)
+// What a user who asks for `mode` should be told: for "on" where no GPU answers, that everything
+// will run on FLINT; empty otherwise ("auto" without a GPU is the usual state, not news).
+std::string gpu_mode_caveat(GpuMode mode);
 const Crossovers& crossovers();
 void set_crossovers(const Crossovers& c);
 

@@ -15,6 +15,7 @@ Value gpu(CallContext& c) {
   if (!parse_gpu_mode(str_arg(c, 0, "gpu"), mode))
     throw DomainError("gpu: the mode must be \"auto\", \"on\" or \"off\", not " + describe(c.args[0]));
   set_gpu_mode(mode);
+  if (std::string caveat = gpu_mode_caveat(mode); !caveat.empty()) post_notice(std::move(caveat));
   return Value();
 }
 

@@ -156,6 +156,7 @@ bool Session::handle_command(const std::string& line) {
       for (const auto& l : gpu_report()) std::cout << l << "\n";
     } else if (parse_gpu_mode(argument, mode)) {
       set_gpu_mode(mode);
+      if (const std::string caveat = gpu_mode_caveat(mode); !caveat.empty()) std::cerr << "notice: " << caveat << "\n";
     } else {
       report_message(std::cerr, ":gpu takes auto, on or off", color_);
     }

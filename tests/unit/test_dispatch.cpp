@@ -48,6 +48,18 @@ TEST_CASE("mode off never uses the GPU; without a GPU no mode does", "[dispatch]
   CHECK(cas::use_gpu(cas::GpuOperation::ProductNttPrime, size_t{1} << 24) == cas::gpu_usable());
 }
 
+TEST_CASE("asking for the GPU where none answers says so", "[dispatch]") {
+  CHECK(cas::gpu_mode_caveat(cas::GpuMode::Off).empty());
+  CHECK(cas::gpu_mode_caveat(cas::GpuMode::Auto).empty());
+  const std::string caveat = cas::gpu_mode_caveat(cas::GpuMode::On);
+  if (cas::gpu_usable()) {
+    CHECK(caveat.empty());
+  } else {
+    CHECK(caveat.find("no usable GPU here (") == 0);
+    CHECK(caveat.find("): everything runs on FLINT") != std::string::npos);
+  }
+}
+
 TEST_CASE("crossovers survive a save and a load", "[dispatch]") {
   ConfigHome home;
   cas::Crossovers c;
