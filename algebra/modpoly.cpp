@@ -1,5 +1,6 @@
 #include "modpoly.hpp"
 
+#include "parallel.hpp"
 #include "words.hpp"
 
 #include <algorithm>
@@ -99,7 +100,7 @@ ModPoly modpoly_from_words(const ModulusPtr& m, const ulong* words, size_t count
   nmod_poly_struct* g = f.nmod();
   nmod_poly_fit_length(g, static_cast<slong>(count));
   advise_huge_pages_if_large(g->coeffs, count * sizeof(ulong));  // fresh from FLINT: not touched yet
-  std::copy(words, words + count, g->coeffs);
+  copy_words(g->coeffs, words, count);
   g->length = static_cast<slong>(count);
   _nmod_poly_normalise(g);
   return f;

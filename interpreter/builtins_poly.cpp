@@ -4,6 +4,7 @@
 // powmod and crt serve integers and polynomials: builtins_integer.cpp.
 #include "algebra/guards.hpp"
 #include "algebra/modpoly_ops.hpp"
+#include "algebra/parallel.hpp"
 #include "algebra/vector_words.hpp"
 #include "algebra/zpoly_ops.hpp"
 #include "poly_args.hpp"
@@ -57,11 +58,13 @@ Value builtin_coeff(CallContext& c) {
   return coefficient_value(c.args[0], index, m);
 }
 
-// The coefficients over a word-size Z/pZ: FLINT's coefficient array, copied as one block into a
+// The coefficients over a word-size Z/pZ: FLINT's coefficient array, copied (on several threads) into a
 // packed vector.
 Value coefficient_words(const ModPoly& f, const ModulusPtr& m) {
   const nmod_poly_struct* g = f.nmod();
-  return Value::residue_words(m, Words(g->coeffs, g->coeffs + g->length));
+  Words words(static_cast<size_t>(g->length));
+  copy_words(words.data(), g->coeffs, words.size());
+  return Value::residue_words(m, std::move(words));
 }
 
 Value builtin_coeffs(CallContext& c) {
