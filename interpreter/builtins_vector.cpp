@@ -1,17 +1,34 @@
 // vector, len, concat. The arithmetic on vectors (+ - * .*) lives in algebra/arith.cpp.
 #include "algebra/arith.hpp"
 #include "algebra/guards.hpp"
+#include "algebra/parallel.hpp"
 #include "builtin_args.hpp"
+
+#include <algorithm>
 
 namespace cas {
 
 namespace {
 
+// n copies of an element of a word-size Z/pZ, held packed: one word each.
+Value repeated_word(ulong n, const Value& e) {
+  guard_allocation(static_cast<double>(n) * sizeof(ulong), "vector(" + std::to_string(n) + ", ...)");
+  const ulong word = fmpz_get_word(e.as_int());
+  Words words(n);
+  parallel_ranges(n, size_t{1} << 17, [&](size_t begin, size_t end) {
+    std::fill(words.begin() + static_cast<std::ptrdiff_t>(begin), words.begin() + static_cast<std::ptrdiff_t>(end), word);
+  });
+  return Value::residue_words(e.modulus(), std::move(words));
+}
+
 Value vector(CallContext& c) {
   const ulong n = count_arg(c, 0, "vector");
+  const Value fill = c.args.size() > 1 ? c.args[1] : Value::integer(slong{0});
+  if (fill.is_none()) throw DomainError("vector: argument 2 has no value");
+  if (n > 0 && fill.is(Kind::Mod) && fill.modulus_raw()->word_size()) return repeated_word(n, fill);
   // Refuse before allocating: n Values, each at least sizeof(Value) bytes.
   guard_allocation(static_cast<double>(n) * sizeof(Value), "vector(" + std::to_string(n) + ")");
-  return Value::vec(std::vector<Value>(n, Value::integer(slong{0})));
+  return Value::vec(std::vector<Value>(n, fill));
 }
 
 Value len(CallContext& c) {
@@ -42,10 +59,9 @@ Value prod(CallContext& c) {
 Value concat_packed(const Value& a, const Value& b) {
   const PackedResidues *x = a.packed_residues(), *y = b.packed_residues();
   if (!x || !y || !same_modulus(x->modulus, y->modulus)) return Value();
-  Words words;
-  words.reserve(x->words.size() + y->words.size());
-  words.insert(words.end(), x->words.begin(), x->words.end());
-  words.insert(words.end(), y->words.begin(), y->words.end());
+  Words words(x->words.size() + y->words.size());
+  copy_words(words.data(), x->words.data(), x->words.size());
+  copy_words(words.data() + x->words.size(), y->words.data(), y->words.size());
   return Value::residue_words(x->modulus, std::move(words));
 }
 
@@ -69,8 +85,9 @@ Value concat(CallContext& c) {
 }  // namespace
 
 void register_vector_builtins(Registry& r) {
-  r.reg("vector", 1, vector,
-        "vector(n): a vector of n zeros, [0, 0, ..., 0]; fill it with v[i] = e (indices 0..n-1).");
+  r.reg("vector", 1, 2, vector,
+        "vector(n): a vector of n zeros, [0, 0, ..., 0]; fill it with v[i] = e (indices 0..n-1). "
+        "vector(n, e): n copies of e, e.g. vector(4, 0 mod 17) is [0, 0, 0, 0] mod 17.");
   r.reg("len", 1, len, "len(v): the number of entries of the vector v (or of characters of a string).");
   r.reg("prod", 1, prod,
         "prod(v): the product of the entries of v (integers, elements of Z/pZ or polynomials), multiplied "

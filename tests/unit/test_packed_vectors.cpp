@@ -390,7 +390,7 @@ TEST_CASE("coeffs gives FLINT's coefficients, poly rebuilds the polynomial", "[p
   }
 }
 
-TEST_CASE("padded and concat keep packed entries and values apart", "[packed][builtins][vector]") {
+TEST_CASE("padded and concat keep vectors over Z/pZ packed", "[packed][builtins][vector]") {
   FreshRandom r;
   INFO("seed " << r.seed);
   for (int trial = 0; trial < trials(100); trial++) {
@@ -405,14 +405,42 @@ TEST_CASE("padded and concat keep packed entries and values apart", "[packed][bu
     joined.insert(joined.end(), b.begin(), b.end());
     CHECK(has_residues(s.eval("concat(coeffs(f), coeffs(g))"), joined, m));
     CHECK(has_residues(s.eval("padded(coeffs(f), len(coeffs(f)))"), a, m));
-    // padding with more entries appends integer zeros, not elements of Z/pZ
+    // padding appends zeros of Z/pZ after entries of Z/pZ (integer zeros after none), as words
+    Words zero_padded = a;
+    zero_padded.resize(a.size() + 2, 0);
     const Value p = s.eval("padded(coeffs(f), len(coeffs(f)) + 2)");
-    REQUIRE(p.vec_size() == a.size() + 2);
-    CHECK(p.as_vec()[a.size()].is(Kind::Int));
-    CHECK(fmpz_is_zero(p.as_vec()[a.size() + 1].as_int()));
+    if (a.empty()) {
+      CHECK(s.show("padded(coeffs(f), 2)") == "[0, 0]");
+    } else {
+      CHECK(p.packed_residues());
+      CHECK(has_residues(p, zero_padded, m));
+    }
     if (!a.empty())  // writing to a concatenation leaves its operand as it was
       CHECK(holds(s, "c = coeffs(f); d = concat(c, []); d[0] = 1; e = concat([], c); c == coeffs(f) and e == c"));
   }
+}
+
+TEST_CASE("vector(n, e) repeats e, as words for an element of a word-size Z/pZ", "[packed][builtins][vector]") {
+  using cas::test::error_message;
+  Session s;
+  const Value v = s.eval("vector(5, 3 mod 17)");
+  REQUIRE(v.packed_residues());
+  CHECK(has_residues(v, Words(5, 3), cas::make_modulus(17)));
+  CHECK(s.show("vector(5, 3 mod 17)") == "[3, 3, 3, 3, 3] mod 17");
+  CHECK(s.show("vector(3)") == "[0, 0, 0]");
+  CHECK(s.show("vector(2, x + 1)") == "[x + 1, x + 1]");
+  CHECK(s.show("vector(0, 1 mod 5)") == "[]");
+  CHECK(!s.eval("vector(2, 1 mod (2^70 + 25))").packed_residues());  // above a word: Values
+  CHECK(s.show("vector(2, 1 mod (2^70 + 25))") == "[1, 1] mod 1180591620717411303449");
+  // writing to one entry leaves the others as they were
+  CHECK(s.show("w = vector(3, 1 mod 5); w[1] = 2 mod 5; w") == "[1, 2, 1] mod 5");
+  // large: split over threads
+  const Value big = s.eval("vector(300001, 7 mod 998244353)");
+  REQUIRE(big.packed_residues());
+  CHECK(big.packed_residues()->words == Words(300001, 7));
+  CHECK(error_message("vector(2, print(1))") == "vector: argument 2 has no value");
+  CHECK(error_message("vector(-1, 0)") ==
+        "vector: argument 1 must be a non-negative integer of reasonable size, not -1");
 }
 
 TEST_CASE("conversions of vectors over two moduli fail as before", "[packed][errors]") {
