@@ -2,9 +2,13 @@
 #include "algebra/arith.hpp"
 #include "algebra/guards.hpp"
 #include "algebra/parallel.hpp"
+#include "algebra/vector_words.hpp"
 #include "builtin_args.hpp"
 
+#include <flint/ulong_extras.h>
+
 #include <algorithm>
+#include <optional>
 
 namespace cas {
 
@@ -37,6 +41,28 @@ Value len(CallContext& c) {
   if (v.is(Kind::Str)) return Value::integer(static_cast<slong>(v.as_str().size()));
   throw DomainError("len: argument 1 must be a vector or a string, not " + describe(v) +
                     " (deg gives the degree of a polynomial)");
+}
+
+// The sum of words modulo the word-size p of m: one 128-bit total (2^64 words below 2^64 cannot
+// overflow it), reduced once.
+Value sum_of_words(const VectorWords& x) {
+  unsigned __int128 total = 0;
+  for (ulong w : x.words()) total += w;
+  const nmod_t& mod = x.modulus->nmod();
+  const ulong high = static_cast<ulong>(total >> 64) % mod.n, low = static_cast<ulong>(total);
+  const Fmpz residue(n_ll_mod_preinv(high, low, mod.n, mod.ninv));
+  return Value::mod(residue.get(), x.modulus);
+}
+
+Value vecsum(CallContext& c) {
+  const Value& v = c.args[0];
+  if (!v.is(Kind::Vec)) throw DomainError("vecsum: argument 1 must be a vector, not " + describe(v));
+  if (std::optional<VectorWords> words = vector_words(v)) return sum_of_words(*words);
+  const std::vector<Value>& items = v.as_vec();
+  if (items.empty()) return Value::integer(slong{0});
+  Value total = items.front();  // not 0 + ...: entries may be vectors
+  for (size_t i = 1; i < items.size(); i++) total = apply(BinaryOp::Add, total, items[i]);
+  return total;
 }
 
 // The product of items[begin, end) as a balanced tree: the factors of each product have similar
@@ -92,6 +118,9 @@ void register_vector_builtins(Registry& r) {
   r.reg("prod", 1, prod,
         "prod(v): the product of the entries of v (integers, elements of Z/pZ or polynomials), multiplied "
         "as a balanced tree so that large factors meet factors of their own size; prod([]) = 1.");
+  r.reg("vecsum", 1, vecsum,
+        "vecsum(v): the sum of the entries of v (integers, elements of Z/pZ, polynomials or vectors of one "
+        "length), as PARI's vecsum; vecsum([]) = 0. vecsum(a .* b) is the dot product of a and b.");
   r.reg("concat", 2, concat,
         "concat(a, b): the vector of the entries of a followed by those of b; "
         "concat([1, 2], [3]) is [1, 2, 3]. Also joins two strings.");

@@ -443,6 +443,39 @@ TEST_CASE("vector(n, e) repeats e, as words for an element of a word-size Z/pZ",
         "vector: argument 1 must be a non-negative integer of reasonable size, not -1");
 }
 
+TEST_CASE("vecsum adds the entries, over one word-size Z/pZ as words", "[packed][builtins][vector]") {
+  using cas::test::error_message;
+  FreshRandom r;
+  INFO("seed " << r.seed);
+  for (int trial = 0; trial < trials(200); trial++) {
+    Session s;
+    const ModulusPtr m = trial % 2 ? random_word_modulus(r.state()) : cas::make_modulus(n_randtest_prime(r.state(), 0));
+    const size_t n = trial % 50 == 0 ? 300001 : 1 + n_randint(r.state(), 40);
+    const Words x = random_words(r.state(), m, n);
+    INFO("p = " << m->to_string() << ", n = " << n);
+    ulong expected = 0;
+    for (ulong w : x) expected = nmod_add(expected, w, m->nmod());
+    for (const Value& v : {Value::residue_words(m, x), unpacked(x, m)}) {
+      set_global(s, "v", v);
+      const Value total = s.eval("vecsum(v)");
+      REQUIRE(total.is(Kind::Mod));
+      CHECK(cas::same_modulus(total.modulus(), m));
+      CHECK(fmpz_cmp_ui(total.as_int(), expected) == 0);
+    }
+  }
+  Session s;
+  CHECK(s.show("vecsum([])") == "0");
+  CHECK(s.show("vecsum([5])") == "5");
+  CHECK(s.show("vecsum([1, 2, 3])") == "6");
+  CHECK(s.show("vecsum([x, x^2, 3])") == "x^2 + x + 3");
+  CHECK(s.show("vecsum([[1, 2], [3, 4]])") == "[4, 6]");
+  CHECK(s.show("vecsum([1, 2 mod 5])") == "3 mod 5");
+  CHECK(s.show("a = [1, 2, 3] mod 11; vecsum(a .* a)") == "3 mod 11");
+  CHECK(s.show("vecsum(vector(1000, (2^64 - 60) mod (2^64 - 59)))") == "18446744073709550557 mod 18446744073709551557");
+  CHECK(error_message("vecsum(3)") == "vecsum: argument 1 must be a vector, not 3");
+  CHECK(error_message("vecsum([1 mod 5, 2 mod 7])") == "cannot mix Z/5Z and Z/7Z (1 mod 5 and 2 mod 7)");
+}
+
 TEST_CASE("conversions of vectors over two moduli fail as before", "[packed][errors]") {
   using cas::test::error_message;
   CHECK(error_message("poly(concat(coeffs((x + 2) mod 5), coeffs((x + 3) mod 7)))") ==
