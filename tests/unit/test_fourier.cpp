@@ -253,6 +253,25 @@ TEST_CASE("convolve and negaconvolve agree with fmpz_mod_poly_mul folded mod x^n
   }
 }
 
+// Lengths that are no power of two (one product, then the fold) and that the fold's threads split
+// unevenly (ranges of 2^16 words at least).
+TEST_CASE("long convolutions by one product fold like FLINT's", "[fourier][convolve]") {
+  Random r;
+  for (int trial = 0; trial < trials(2); trial++) {
+    Fmpz p(n_randtest_prime(r.state, 0));
+    const ModulusPtr m = cas::make_modulus(p.get());
+    const size_t n = 3 * (size_t(1) << 16) + 1 + n_randint(r.state, 1000);
+    const std::vector<Fmpz> a = random_residues(r, m, n), b = random_residues(r, m, n);
+    INFO("p = " << p.to_string() << ", n = " << n);
+    for (bool negacyclic : {false, true}) {
+      INFO((negacyclic ? "negaconvolve" : "convolve"));
+      const Value c = cas::convolve(packed(a, m), packed(b, m), negacyclic);
+      REQUIRE(c.packed_residues());
+      CHECK(equal(residues_of(c), convolution_by_flint(a, b, m, negacyclic)));
+    }
+  }
+}
+
 TEST_CASE("the transforms refuse bad lengths, roots and vectors", "[fourier][errors]") {
   const ModulusPtr m17 = cas::make_modulus(17), m5 = cas::make_modulus(5);
   auto mod17 = [&](slong e) {
