@@ -17,20 +17,20 @@ bool in_ring(const Value& e, const Modulus* m) {
   return e.is(Kind::Mod) && (e.modulus_raw() == m || same_modulus(e.modulus_raw(), m));
 }
 
-// The residues of items, all elements of the Z/pZ of m, into out; false (out partly written)
-// when one of them is anything else.
-bool convert_residues(const std::vector<Value>& items, const Modulus* m, Words& out) {
-  std::atomic<bool> all_in_ring{true};
+// out[i] = word_of(items[i]) on all cores, where word_of(e, word) sets the word and says whether
+// e converts; false (out partly written) when one entry does not.
+template <class WordOf>
+bool convert_entries(const std::vector<Value>& items, Words& out, WordOf&& word_of) {
+  std::atomic<bool> all_convert{true};
   parallel_ranges(items.size(), conversion_grain, [&](size_t begin, size_t end) {
     for (size_t i = begin; i < end; i++) {
-      if (!in_ring(items[i], m)) {
-        all_in_ring.store(false, std::memory_order_relaxed);
+      if (!word_of(items[i], out[i])) {
+        all_convert.store(false, std::memory_order_relaxed);
         return;
       }
-      out[i] = fmpz_get_word(items[i].as_int());
     }
   });
-  return all_in_ring.load();
+  return all_convert.load();
 }
 
 }  // namespace
@@ -48,7 +48,25 @@ std::optional<VectorWords> vector_words(const Value& v, const Modulus* over) {
   // The ends first: a vector that is not all over one Z/pZ is usually told by them, at no cost.
   if (!in_ring(first, m) || !in_ring(items.back(), m)) return std::nullopt;
   VectorWords out{first.modulus(), nullptr, Words(items.size())};
-  if (!convert_residues(items, m, out.converted)) return std::nullopt;
+  const bool converted = convert_entries(items, out.converted, [m](const Value& e, ulong& word) {
+    if (!in_ring(e, m)) return false;
+    word = fmpz_get_word(e.as_int());
+    return true;
+  });
+  if (!converted) return std::nullopt;
+  return out;
+}
+
+std::optional<Words> integer_residue_words(const std::vector<Value>& items, const Modulus& m) {
+  if (items.empty() || !m.word_size() || !items.front().is(Kind::Int) || !items.back().is(Kind::Int))
+    return std::nullopt;
+  Words out(items.size());
+  const bool converted = convert_entries(items, out, [p = m.word()](const Value& e, ulong& word) {
+    if (!e.is(Kind::Int)) return false;
+    word = fmpz_fdiv_ui(e.as_int(), p);
+    return true;
+  });
+  if (!converted) return std::nullopt;
   return out;
 }
 

@@ -27,4 +27,8 @@ struct VectorWords {
 // leaves to its general route and that route's messages.
 std::optional<VectorWords> vector_words(const Value& v, const Modulus* over = nullptr);
 
+// The residues mod m (word-size) of items when they are all integers, as words (`v mod p` for a
+// vector of integers); nullopt for an empty vector, a larger m or any other entry.
+std::optional<Words> integer_residue_words(const std::vector<Value>& items, const Modulus& m);
+
 }  // namespace cas

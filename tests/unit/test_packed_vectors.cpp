@@ -476,6 +476,36 @@ TEST_CASE("vecsum adds the entries, over one word-size Z/pZ as words", "[packed]
   CHECK(error_message("vecsum([1 mod 5, 2 mod 7])") == "cannot mix Z/5Z and Z/7Z (1 mod 5 and 2 mod 7)");
 }
 
+TEST_CASE("a vector of integers mod a word-size p is reduced as words", "[packed][arith]") {
+  FreshRandom r;
+  INFO("seed " << r.seed);
+  for (int trial = 0; trial < trials(100); trial++) {
+    const ModulusPtr m = random_word_modulus(r.state());
+    const size_t n = trial % 25 == 0 ? 300001 : 1 + n_randint(r.state(), 40);
+    std::vector<Value> items;
+    Words expected(n);
+    Fmpz z;
+    for (size_t i = 0; i < n; i++) {
+      fmpz_randtest(z.get(), r.state(), 200);  // either sign, beyond a word
+      items.push_back(Value::integer(z.get()));
+      expected[i] = fmpz_fdiv_ui(z.get(), m->word());
+    }
+    INFO("p = " << m->to_string() << ", n = " << n);
+    const Value reduced = cas::reduce_mod(Value::vec(std::move(items)), Value::integer(Fmpz(m->word()).get()));
+    REQUIRE(reduced.packed_residues());
+    CHECK(cas::same_modulus(reduced.packed_residues()->modulus, m));
+    CHECK(reduced.packed_residues()->words == expected);
+  }
+  Session s;
+  CHECK(s.show("[1, -2, 10^30] mod 7") == "[1, 5, 1] mod 7");
+  CHECK(!s.eval("[1, x, 3] mod 5").packed_residues());  // not all integers: entry by entry
+  CHECK(s.show("[1, x, 3] mod 5") == "[1, x, 3] mod 5");
+  CHECK(s.show("c = coeffs((x + 1) mod 5); c mod 5 == c") == "true");
+  CHECK(cas::test::error_message("coeffs((x + 1) mod 5) mod 7") ==
+        "1 mod 5 is already reduced mod 5; lift it first to reduce mod 7");
+  CHECK(cas::test::error_message("[1, \"a\"] mod 5") == "'mod' is not defined for a string");
+}
+
 TEST_CASE("conversions of vectors over two moduli fail as before", "[packed][errors]") {
   using cas::test::error_message;
   CHECK(error_message("poly(concat(coeffs((x + 2) mod 5), coeffs((x + 3) mod 7)))") ==
