@@ -13,6 +13,24 @@ using LiftResidue = void (*)(fmpz_t out, const fmpz_t residue, const Modulus& m)
 void lift_plain(fmpz_t out, const fmpz_t residue, const Modulus&) { fmpz_set(out, residue); }
 void lift_centered(fmpz_t out, const fmpz_t residue, const Modulus& m) { fmpz_smod(out, residue, m.value()); }
 
+// A packed vector's words straight to integers, without making its elements of Z/pZ first:
+// w, or for the centred lift w - p when w > p/2 (then p - w < 2^63).
+Value lift_words(const PackedResidues& x, LiftResidue lift) {
+  const ulong p = x.modulus->word();
+  std::vector<Value> out;
+  out.reserve(x.words.size());
+  Fmpz word;
+  for (ulong w : x.words) {
+    if (lift == lift_centered && w > p / 2) {
+      out.push_back(Value::integer(-static_cast<slong>(p - w)));
+    } else {
+      fmpz_set_ui(word.get(), w);
+      out.push_back(Value::integer(word.get()));
+    }
+  }
+  return Value::vec(std::move(out));
+}
+
 // Z/pZ values become integers, (Z/pZ)[x] becomes Z[x], vectors elementwise;
 // values already over Z are returned unchanged (as PARI does).
 Value lift_value(const Value& v, LiftResidue lift, const char* fn) {
@@ -37,6 +55,7 @@ Value lift_value(const Value& v, LiftResidue lift, const char* fn) {
       return Value::zpoly(std::move(out));
     }
     case Kind::Vec: {
+      if (const PackedResidues* packed = v.packed_residues()) return lift_words(*packed, lift);
       std::vector<Value> out;
       out.reserve(v.as_vec().size());
       for (const Value& e : v.as_vec()) out.push_back(lift_value(e, lift, fn));

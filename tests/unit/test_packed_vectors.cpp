@@ -506,6 +506,29 @@ TEST_CASE("a vector of integers mod a word-size p is reduced as words", "[packed
   CHECK(cas::test::error_message("[1, \"a\"] mod 5") == "'mod' is not defined for a string");
 }
 
+TEST_CASE("lift and centerlift of a packed vector read its words", "[packed][builtins]") {
+  FreshRandom r;
+  INFO("seed " << r.seed);
+  for (int trial = 0; trial < trials(200); trial++) {
+    Session s;
+    const ModulusPtr m = random_word_modulus(r.state());
+    const Words x = random_words(r.state(), m, 1 + n_randint(r.state(), 40));
+    INFO("p = " << m->to_string() << ", x = " << show_words(x));
+    set_global(s, "a", Value::residue_words(m, x));
+    const Value lifted = s.eval("lift(a)"), centred = s.eval("centerlift(a)");
+    REQUIRE(lifted.vec_size() == x.size());
+    REQUIRE(centred.vec_size() == x.size());
+    Fmpz expected, residue;
+    for (size_t i = 0; i < x.size(); i++) {
+      fmpz_set_ui(residue.get(), x[i]);
+      CHECK(lifted.as_vec()[i].is(Kind::Int));
+      CHECK(fmpz_equal(lifted.as_vec()[i].as_int(), residue.get()));
+      fmpz_smod(expected.get(), residue.get(), m->value());  // FLINT's symmetric residue
+      CHECK(fmpz_equal(centred.as_vec()[i].as_int(), expected.get()));
+    }
+  }
+}
+
 TEST_CASE("conversions of vectors over two moduli fail as before", "[packed][errors]") {
   using cas::test::error_message;
   CHECK(error_message("poly(concat(coeffs((x + 2) mod 5), coeffs((x + 3) mod 7)))") ==
