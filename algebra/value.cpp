@@ -146,6 +146,7 @@ void VecObject::unpack() const {
   if (unpacked_.load(std::memory_order_relaxed)) return;
   const Value zero = Value::mod_reduce(Fmpz().get(), packed_.modulus);
   items_.reserve(packed_.words.size());
+  advise_huge_pages_if_large(items_.data(), items_.capacity() * sizeof(Value));  // reserved, not yet touched
   for (ulong word : packed_.words) fmpz_set_ui(items_.emplace_back(zero).int_mut(), word);
   unpacked_.store(true, std::memory_order_release);
 }
