@@ -58,14 +58,8 @@ std::string power(const EngineNote& n) {
 std::string gpu_primes(const OperationDetail& d) {
   if (!d.modulus || !d.length1 || !d.length2) return "";
   const gpu::ProductPlan plan = gpu::plan_product(d.length1, d.length2, d.modulus);
-  // Appended piece by piece: GCC 12 warns (-Wrestrict, a false positive) on "..." + a string here.
-  std::string text = "transform length ";
-  text += number(plan.transform_length);
-  text += ", primes";
-  for (auto q : plan.primes) {
-    text += ' ';
-    text += std::to_string(q);
-  }
+  std::string text = "transform length " + number(plan.transform_length) + ", primes";
+  for (auto q : plan.primes) text += " " + std::to_string(q);
   return text;
 }
 
