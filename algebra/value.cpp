@@ -145,8 +145,7 @@ void VecObject::unpack() const {
   std::lock_guard<std::mutex> lock(unpacking_);
   if (unpacked_.load(std::memory_order_relaxed)) return;
   const Value zero = Value::mod_reduce(Fmpz().get(), packed_.modulus);
-  items_.reserve(packed_.words.size());
-  advise_huge_pages_if_large(items_.data(), items_.capacity() * sizeof(Value));  // reserved, not yet touched
+  reserve_values(items_, packed_.words.size());
   for (ulong word : packed_.words) fmpz_set_ui(items_.emplace_back(zero).int_mut(), word);
   unpacked_.store(true, std::memory_order_release);
 }
@@ -164,6 +163,12 @@ std::shared_ptr<VecObject> VecObject::copy() const {
 
 // Entries that are elements of Z/pZ are compared by their raw moduli: copying a ModulusPtr per
 // entry (an atomic count up and down) cost about 140 ms for 2^22 entries on the H100's host.
+void reserve_values(std::vector<Value>& items, size_t n) {
+  const bool fresh = items.capacity() < n;
+  items.reserve(n);
+  if (fresh && items.empty()) advise_huge_pages_if_large(items.data(), items.capacity() * sizeof(Value));
+}
+
 ModulusPtr common_modulus(const Value& v) {
   if (v.is(Kind::Mod) || v.is(Kind::ModPoly)) return v.modulus();
   if (!v.is(Kind::Vec) || v.vec_size() == 0) return nullptr;

@@ -18,8 +18,7 @@ void lift_centered(fmpz_t out, const fmpz_t residue, const Modulus& m) { fmpz_sm
 Value lift_words(const PackedResidues& x, LiftResidue lift) {
   const ulong p = x.modulus->word();
   std::vector<Value> out;
-  out.reserve(x.words.size());
-  advise_huge_pages_if_large(out.data(), out.capacity() * sizeof(Value));  // reserved, not yet touched
+  reserve_values(out, x.words.size());
   Fmpz word;
   for (ulong w : x.words) {
     if (lift == lift_centered && w > p / 2) {

@@ -32,7 +32,10 @@ Value vector(CallContext& c) {
   if (n > 0 && fill.is(Kind::Mod) && fill.modulus_raw()->word_size()) return repeated_word(n, fill);
   // Refuse before allocating: n Values, each at least sizeof(Value) bytes.
   guard_allocation(static_cast<double>(n) * sizeof(Value), "vector(" + std::to_string(n) + ")");
-  return Value::vec(std::vector<Value>(n, fill));
+  std::vector<Value> items;
+  reserve_values(items, n);
+  items.assign(n, fill);
+  return Value::vec(std::move(items));
 }
 
 Value len(CallContext& c) {
