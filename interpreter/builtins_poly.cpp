@@ -58,8 +58,8 @@ Value builtin_coeff(CallContext& c) {
   return coefficient_value(c.args[0], index, m);
 }
 
-// The coefficients over a word-size Z/pZ: FLINT's coefficient array, copied (on several threads) into a
-// packed vector.
+// The coefficients over a word-size Z/pZ: FLINT's coefficient array, copied on several threads
+// into a packed vector.
 Value coefficient_words(const ModPoly& f, const ModulusPtr& m) {
   const nmod_poly_struct* g = f.nmod();
   Words words(static_cast<size_t>(g->length));

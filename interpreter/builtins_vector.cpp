@@ -1,4 +1,4 @@
-// vector, len, concat. The arithmetic on vectors (+ - * .*) lives in algebra/arith.cpp.
+// vector, len, concat, vecsum, prod. The arithmetic on vectors (+ - * .*) lives in algebra/arith.cpp.
 #include "algebra/arith.hpp"
 #include "algebra/guards.hpp"
 #include "algebra/parallel.hpp"
@@ -46,7 +46,7 @@ Value len(CallContext& c) {
                     " (deg gives the degree of a polynomial)");
 }
 
-// The sum of words modulo the word-size p of m: one 128-bit total (2^64 words below 2^64 cannot
+// The sum of x's words modulo its word-size p: one 128-bit total (2^64 words below 2^64 cannot
 // overflow it), reduced once.
 Value sum_of_words(const VectorWords& x) {
   unsigned __int128 total = 0;
