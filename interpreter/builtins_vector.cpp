@@ -8,6 +8,7 @@
 #include <flint/ulong_extras.h>
 
 #include <algorithm>
+#include <mutex>
 #include <optional>
 
 namespace cas {
@@ -46,11 +47,18 @@ Value len(CallContext& c) {
                     " (deg gives the degree of a polynomial)");
 }
 
-// The sum of x's words modulo its word-size p: one 128-bit total (2^64 words below 2^64 cannot
-// overflow it), reduced once.
+// The sum of x's words modulo its word-size p: 128-bit totals of ranges on all cores, added up
+// (2^64 words below 2^64 cannot overflow one), reduced once.
 Value sum_of_words(const VectorWords& x) {
+  const ulong* words = x.words().data();
   unsigned __int128 total = 0;
-  for (ulong w : x.words()) total += w;
+  std::mutex adding;
+  parallel_ranges(x.size(), size_t{1} << 17, [&](size_t begin, size_t end) {
+    unsigned __int128 part = 0;
+    for (size_t i = begin; i < end; i++) part += words[i];
+    std::lock_guard<std::mutex> guard(adding);
+    total += part;
+  });
   const nmod_t& mod = x.modulus->nmod();
   const ulong high = static_cast<ulong>(total >> 64) % mod.n, low = static_cast<ulong>(total);
   const Fmpz residue(n_ll_mod_preinv(high, low, mod.n, mod.ninv));
