@@ -393,10 +393,9 @@ std::optional<Value> words_binary(BinaryOp op, const Value& a, const Value& b) {
   if (va && vb) {
     const bool entrywise = op == BinaryOp::Add || op == BinaryOp::Sub || op == BinaryOp::PointMul;
     if (!entrywise || a.vec_size() != b.vec_size()) return std::nullopt;
-    std::optional<VectorWords> x = vector_words(a);
-    std::optional<VectorWords> y = x ? vector_words(b, x->modulus.get()) : std::nullopt;
-    if (!y) return std::nullopt;
-    return entrywise_words(op, *x, *y);
+    if (std::optional<std::pair<VectorWords, VectorWords>> words = vector_words_pair(a, b))
+      return entrywise_words(op, words->first, words->second);
+    return std::nullopt;
   }
   const Value& scalar = va ? b : a;
   const bool divides = op == BinaryOp::Div && va;  // v / s; s / v is not defined

@@ -57,6 +57,14 @@ std::optional<VectorWords> vector_words(const Value& v, const Modulus* over) {
   return out;
 }
 
+std::optional<std::pair<VectorWords, VectorWords>> vector_words_pair(const Value& a, const Value& b) {
+  std::optional<VectorWords> x = vector_words(a);
+  if (!x) return std::nullopt;
+  std::optional<VectorWords> y = vector_words(b, x->modulus.get());
+  if (!y) return std::nullopt;
+  return std::pair{std::move(*x), std::move(*y)};
+}
+
 std::optional<Words> integer_residue_words(const std::vector<Value>& items, const Modulus& m) {
   if (items.empty() || !m.word_size() || !items.front().is(Kind::Int) || !items.back().is(Kind::Int))
     return std::nullopt;

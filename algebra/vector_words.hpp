@@ -7,6 +7,7 @@
 #include "value.hpp"
 
 #include <optional>
+#include <utility>
 
 namespace cas {
 
@@ -26,6 +27,10 @@ struct VectorWords {
 // Z/pZ (the one of `over`, when it is given); nullopt for anything else, which the caller
 // leaves to its general route and that route's messages.
 std::optional<VectorWords> vector_words(const Value& v, const Modulus* over = nullptr);
+
+// The words of a and of b when all entries of both lie in one word-size Z/pZ (a's ring); nullopt
+// otherwise. b is not read when a does not convert.
+std::optional<std::pair<VectorWords, VectorWords>> vector_words_pair(const Value& a, const Value& b);
 
 // The residues mod m (word-size) of items when they are all integers, as words (`v mod p` for a
 // vector of integers); nullopt for an empty vector, a larger m or any other entry.
