@@ -275,7 +275,7 @@ void scale_by_inverse_length(std::vector<Fmpz>& a, const ModulusPtr& m, const ch
 void scale_words_by_inverse_length(Words& a, const Modulus& m, const char* what) {
   ulong n_inv;
   if (n_gcdinv(&n_inv, a.size() % m.word(), m.word()) != 1) throw_length_not_invertible(a.size(), m, what);
-  for (ulong& x : a) x = nmod_mul(x, n_inv, m.nmod());
+  _nmod_vec_scalar_mul_nmod(a.data(), a.data(), static_cast<slong>(a.size()), n_inv, m.nmod());
 }
 
 }  // namespace
