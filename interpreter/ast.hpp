@@ -97,9 +97,11 @@ class Call final : public Node {
  private:
   Value call_builtin(Interpreter& in) const;
   Value call_function(Interpreter& in) const;
+  Value call_value(Interpreter& in, const Value& callee) const;
   std::string name_;
   std::vector<NodePtr> args_;
   const Builtin* builtin_ = nullptr;
+  Slot variable_;  // the variable of the same name: f(a) evaluates a polynomial held there
   mutable const Function* cached_ = nullptr;
   mutable uint64_t cached_generation_ = 0;
 };

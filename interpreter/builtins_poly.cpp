@@ -381,8 +381,8 @@ void register_poly_builtins(Registry& r) {
         "give (Z/pZ)[x]. poly([1, 0, 3]) = 3*x^2 + 1.");
   r.reg("lc", 1, builtin_lc, "lc(f): the leading coefficient of f (0 for the zero polynomial).");
   r.reg("eval", 2, builtin_eval,
-        "eval(f, a): f evaluated at a. An integer for f in Z[x] and integer a; an element of Z/pZ when f or a "
-        "is over Z/pZ.");
+        "eval(f, a): f evaluated at a, also written f(a). An integer for f in Z[x] and integer a; an element of "
+        "Z/pZ when f or a is over Z/pZ.");
   r.reg("deriv", 1, builtin_deriv, "deriv(f): the derivative of f.");
   r.reg("divrem", 2, builtin_divrem,
         "divrem(f, g): [q, r] with f = q*g + r, the same q and r as f // g and f % g. Over Z/pZ deg r < deg g "
@@ -401,7 +401,7 @@ void register_poly_builtins(Registry& r) {
         "interpolate(xs, ys): the polynomial of degree < len(xs) with f(xs[i]) = ys[i]. Over Z/pZ when any "
         "entry is in Z/pZ; with integers only, in Z[x], and an error when that polynomial has non-integer "
         "coefficients. The xs must be distinct.");
-  r.reg("compose", 2, builtin_compose, "compose(f, g): f(g), the polynomial f with g substituted for x.");
+  r.reg("compose", 2, builtin_compose, "compose(f, g): f(g), the polynomial f with g substituted for x (for a variable f, f(g) computes it).");
   r.reg("randpoly", 2, builtin_randpoly,
         "randpoly(n, p): a random dense polynomial over Z/pZ with n coefficients (degree n-1), uniformly "
         "distributed, the leading one non-zero. seed(s) makes the sequence reproducible.");

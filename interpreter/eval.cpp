@@ -347,11 +347,30 @@ Value Call::call_builtin(Interpreter& in) const {
   return at_position(where(), [&] { return builtin_->fn(context); });
 }
 
+// f(a) for a variable f holding a polynomial, as in Sage: f evaluated at a (eval), or f(g) for a
+// polynomial g (compose). A user function of the same name comes first.
+Value Call::call_value(Interpreter& in, const Value& callee) const {
+  if (!callee.is(Kind::ZPoly) && !callee.is(Kind::ModPoly))
+    throw Error(where(), "'" + name_ + "' is a variable holding " + describe(callee) + ", not a function");
+  if (args_.size() != 1)
+    throw Error(where(), "a polynomial takes one argument: " + name_ + "(a) evaluates " + name_ + " at a, not " +
+                             std::to_string(args_.size()) + " arguments");
+  std::vector<Value> args{callee, args_[0]->eval(in)};
+  const bool substitute = args[1].is(Kind::ZPoly) || args[1].is(Kind::ModPoly);
+  const Builtin* evaluation = builtins().find(substitute ? "compose" : "eval");
+  CallContext context{in, args, args_, where()};
+  return at_position(where(), [&] { return evaluation->fn(context); });
+}
+
 Value Call::call_function(Interpreter& in) const {
   if (!cached_ || cached_generation_ != in.functions_generation()) {
     cached_ = in.function(name_);
     cached_generation_ = in.functions_generation();
-    if (!cached_) throw Error(where(), "unknown function '" + name_ + "'");
+    if (!cached_) {
+      const Value& callee = variable(in, variable_);
+      if (!callee.is_none()) return call_value(in, callee);
+      throw Error(where(), "unknown function '" + name_ + "'");
+    }
   }
   const Function& fn = *cached_;
   if (args_.size() != fn.params.size()) {
@@ -369,8 +388,10 @@ Value Call::call_function(Interpreter& in) const {
 void Call::resolve(Resolver& r) {
   for (auto& a : args_) a->resolve(r);
   builtin_ = builtins().find(name_);
+  if (!builtin_) variable_ = r.slot(name_);
   if (!builtin_ || builtin_->accepts(args_.size())) return;
   if (builtin_->extends_function) {
+    variable_ = r.slot(name_);
     builtin_ = nullptr;  // the function written in cas takes the other arities
     return;
   }
