@@ -88,7 +88,38 @@ std::string crossover_config_path() {
   return "";
 }
 
-// The file holds lines `key = length`; `#` starts a comment.
+namespace {
+
+// The keys a crossover file may set, for the message about one it does not know.
+std::string known_keys() {
+  std::string keys;
+  for (size_t i = 0; i < gpu_operation_count; i++)
+    keys += (i ? ", " : "") + std::string(gpu_operation_key(static_cast<GpuOperation>(i)));
+  return keys;
+}
+
+// One `key = length` line of the file into `c`; what is wrong with it otherwise.
+std::string read_crossover_line(const std::string& line, Crossovers& c) {
+  const size_t eq = line.find('=');
+  if (eq == std::string::npos) return "expected `key = length`, found '" + line + "'";
+  std::istringstream key_stream(line.substr(0, eq)), value_stream(line.substr(eq + 1));
+  std::string key, rest;
+  if (!(key_stream >> key)) return "a length without a key";
+  size_t op = 0;
+  while (op < gpu_operation_count && key != gpu_operation_key(static_cast<GpuOperation>(op))) op++;
+  if (op == gpu_operation_count) return "unknown key '" + key + "' (known: " + known_keys() + ")";
+  const std::string text = line.substr(eq + 1);
+  unsigned long long value = 0;
+  if (text.find('-') != std::string::npos || !(value_stream >> value) || (value_stream >> rest))
+    return key + ": expected a length (a whole number), found '" + text + "'";
+  c.length[op] = static_cast<size_t>(value);
+  return "";
+}
+
+}  // namespace
+
+// The file holds lines `key = length`; `#` starts a comment. A line it cannot read is skipped
+// with a notice naming the file and line, so that a hand edit gone wrong is not silent.
 void load_crossovers() {
   crossovers_loaded = true;
   const std::string path = crossover_config_path();
@@ -96,16 +127,11 @@ void load_crossovers() {
   if (!file) return;
   Crossovers c;
   std::string line;
-  while (std::getline(file, line)) {
+  for (size_t number = 1; std::getline(file, line); number++) {
     line = line.substr(0, line.find('#'));
-    size_t eq = line.find('=');
-    if (eq == std::string::npos) continue;
-    std::istringstream key_stream(line.substr(0, eq)), value_stream(line.substr(eq + 1));
-    std::string key;
-    unsigned long long value = 0;
-    if (!(key_stream >> key) || !(value_stream >> value)) continue;
-    for (size_t i = 0; i < gpu_operation_count; i++)
-      if (key == gpu_operation_key(static_cast<GpuOperation>(i))) c.length[i] = static_cast<size_t>(value);
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    if (std::string problem = read_crossover_line(line, c); !problem.empty())
+      post_notice(path + ":" + std::to_string(number) + ": " + problem + "; the line is ignored");
   }
   c.origin = path;
   current_crossovers = c;

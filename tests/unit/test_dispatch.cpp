@@ -82,10 +82,25 @@ TEST_CASE("a missing or malformed crossover file keeps the defaults", "[dispatch
   cas::load_crossovers();
   CHECK(cas::crossovers().origin == "defaults");
   std::filesystem::create_directories(home.dir / "cas");
-  std::ofstream(home.dir / "cas" / "crossover.conf") << "garbage\nproduct.crt = notanumber\ntransform = 77\n";
+  std::ofstream(home.dir / "cas" / "crossover.conf")
+      << "# comment\ngarbage\nproduct.crt = notanumber\ntransform = 77\n\nprodcut.z = 5\nproduct.z = -3\n"
+         "product.integer = 12 34\n = 9\nproduct.ntt_prime = 4096  # measured\n";
+  cas::take_notices();
   cas::load_crossovers();
   CHECK(cas::crossovers().length[2] == 77);
-  CHECK(cas::crossovers().length[1] == cas::Crossovers{}.length[1]);
+  CHECK(cas::crossovers().length[0] == 4096);
+  for (size_t op : {1, 3, 4}) CHECK(cas::crossovers().length[op] == cas::Crossovers{}.length[op]);
+  // Every unreadable line is named, with its number, and nothing else.
+  const std::vector<std::string> notices = cas::take_notices();
+  REQUIRE(notices.size() == 6);
+  const std::string file = cas::crossover_config_path() + ":";
+  CHECK(notices[0] == file + "2: expected `key = length`, found 'garbage'; the line is ignored");
+  CHECK(notices[1] == file + "3: product.crt: expected a length (a whole number), found ' notanumber'; the line is ignored");
+  CHECK(notices[2].find(file + "6: unknown key 'prodcut.z' (known: product.ntt_prime, product.crt, transform, "
+                               "product.z, product.integer)") == 0);
+  CHECK(notices[3].find(file + "7: product.z: expected a length") == 0);
+  CHECK(notices[4].find(file + "8: product.integer: expected a length") == 0);
+  CHECK(notices[5].find(file + "9: a length without a key") == 0);
   cas::set_crossovers(cas::Crossovers{});
 }
 
