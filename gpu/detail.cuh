@@ -15,6 +15,9 @@ namespace cas::gpu::detail {
 
 // Throws OutOfMemory for allocation failures, Error for anything else.
 void check(cudaError_t status, const char* what);
+// cudaMallocAsync (on the library stream) or cudaMalloc (stream-less: `stream_ordered` false),
+// subject to set_allocation_limit; throws OutOfMemory or Error.
+void allocate(void** memory, std::size_t bytes, const char* what, bool stream_ordered = true);
 // After every kernel launch: the launch error, if any.
 inline void check_launch(const char* kernel) { check(cudaGetLastError(), kernel); }
 // The stream every operation of the library is queued on.

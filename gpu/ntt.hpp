@@ -45,6 +45,11 @@ void synchronize();              // waits for all work queued by this library
 // otherwise pays for (about 0.3 s on the H100 machine). Never throws; safe to run on another
 // thread beside this library's other calls (the REPL runs it while its user types).
 void warm_up();
+// A failure-injection hook for the out-of-memory paths: every device allocation of more than
+// `bytes` fails with OutOfMemory as if the device were full; 0 lifts the limit. The environment
+// variable CAS_GPU_ALLOCATION_LIMIT (bytes, or with a K, M or G suffix) sets it at startup, so
+// that the fallback to FLINT and its notice can be seen on a machine whose GPU has room.
+void set_allocation_limit(std::size_t bytes);
 // The cudaStream_t every operation is queued on (as void*, so that no CUDA header is needed):
 // for timing with events, or for ordering the caller's own kernels.
 void* stream_handle();

@@ -31,6 +31,35 @@ void check(cudaError_t status, const char* what)
 }
 
 namespace {
+// set_allocation_limit: 0 (none) unless CAS_GPU_ALLOCATION_LIMIT says otherwise.
+std::size_t limit_from_environment()
+{
+    const char* env = std::getenv("CAS_GPU_ALLOCATION_LIMIT");
+    if (!env || !*env) return 0;
+    char* end = nullptr;
+    unsigned long long bytes = std::strtoull(env, &end, 10);
+    switch (*end) {
+        case 'K': case 'k': bytes <<= 10; break;
+        case 'M': case 'm': bytes <<= 20; break;
+        case 'G': case 'g': bytes <<= 30; break;
+        default: break;
+    }
+    return static_cast<std::size_t>(bytes);
+}
+
+std::atomic<std::size_t> allocation_limit{limit_from_environment()};
+}  // namespace
+
+void allocate(void** memory, std::size_t bytes, const char* what, bool stream_ordered)
+{
+    const std::size_t limit = allocation_limit.load(std::memory_order_relaxed);
+    if (limit != 0 && bytes > limit)
+        throw OutOfMemory(std::string(what) + ": " + std::to_string(bytes) +
+                          " bytes exceed the allocation limit set for testing (CAS_GPU_ALLOCATION_LIMIT)");
+    check(stream_ordered ? cudaMallocAsync(memory, bytes, stream()) : cudaMalloc(memory, bytes), what);
+}
+
+namespace {
 struct DeviceState {
     bool present = false;
     std::string reason;
@@ -100,7 +129,7 @@ Scratch<T>::Scratch(std::size_t count)
 {
     if (count == 0) return;
     void* p = nullptr;
-    check(cudaMallocAsync(&p, count * sizeof(T), stream()), "cudaMallocAsync (scratch)");
+    allocate(&p, count * sizeof(T), "cudaMallocAsync (scratch)");
     data_ = static_cast<T*>(p);
 }
 template <class T>
@@ -447,6 +476,8 @@ void warm_up()
     }
 }
 
+void set_allocation_limit(std::size_t bytes) { detail::allocation_limit = bytes; }
+
 void synchronize()
 {
     detail::check(cudaStreamSynchronize(detail::stream()), "cudaStreamSynchronize");
@@ -460,8 +491,7 @@ DeviceArray<Word>::DeviceArray(std::size_t size) : size_(size)
     if (size == 0) return;
     // From the stream-ordered pool: after the first use of a size, no OS round trip and no
     // device-wide synchronisation (cudaMalloc/cudaFree of 128 MiB cost milliseconds).
-    detail::check(cudaMallocAsync(reinterpret_cast<void**>(&data_), size * sizeof(Word), detail::stream()),
-                  "cudaMallocAsync");
+    detail::allocate(reinterpret_cast<void**>(&data_), size * sizeof(Word), "cudaMallocAsync");
 }
 
 template <class Word>

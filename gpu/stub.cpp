@@ -14,6 +14,7 @@ DeviceInfo device_info() { unavailable(); }
 std::string describe() { return "no CUDA device (built without CUDA)"; }
 void synchronize() { unavailable(); }
 void warm_up() {}
+void set_allocation_limit(std::size_t) {}
 void* stream_handle() { unavailable(); }
 
 template <class Word> DeviceArray<Word>::DeviceArray(std::size_t) { unavailable(); }

@@ -93,7 +93,7 @@ std::shared_ptr<TableSet<T>> build(std::uint64_t p, std::size_t n, std::uint64_t
     std::size_t total = 2 * (lo_count + hi_count + radix_count);
 
     auto set = std::make_shared<TableSet<T>>();
-    check(cudaMalloc(reinterpret_cast<void**>(&set->memory), total * sizeof(T)), "cudaMalloc (twiddles)");
+    allocate(reinterpret_cast<void**>(&set->memory), total * sizeof(T), "cudaMalloc (twiddles)", false);
     T* at = set->memory;
     auto take = [&](std::size_t count) { T* r = at; at += count; return r; };
     T* lo = take(lo_count); T* lo_q = take(lo_count);
@@ -112,7 +112,7 @@ std::shared_ptr<TableSet<T>> build(std::uint64_t p, std::size_t n, std::uint64_t
     // reads omega_N^e at index e 2^log_pairs / N (2^16 pairs: 512 KiB / 1 MiB, L2-resident).
     int log_pairs = std::min(log_n, max_log_pairs);
     std::size_t pair_count = std::size_t(1) << log_pairs;
-    check(cudaMalloc(reinterpret_cast<void**>(&set->pair_memory), 2 * pair_count * sizeof(T)), "cudaMalloc (twiddles)");
+    allocate(reinterpret_cast<void**>(&set->pair_memory), 2 * pair_count * sizeof(T), "cudaMalloc (twiddles)", false);
     build_pair_table<<<grid_for(pair_count, 256), 256, 0, stream()>>>(set->pair_memory, pair_count,
                                                                      T(pow_mod(w, n >> log_pairs, p)), m);
     check_launch("build_pair_table");

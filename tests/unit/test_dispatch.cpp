@@ -198,3 +198,112 @@ TEST_CASE("transforms and convolutions through the dispatcher equal the CPU's", 
   }
   flint_randclear(state);
 }
+
+namespace {
+
+// Every device allocation above `bytes` fails as if the GPU were full, until the test ends.
+struct AllocationLimit {
+  explicit AllocationLimit(size_t bytes) { cas::gpu::set_allocation_limit(bytes); }
+  ~AllocationLimit() { cas::gpu::set_allocation_limit(0); }
+  AllocationLimit(const AllocationLimit&) = delete;
+  AllocationLimit& operator=(const AllocationLimit&) = delete;
+};
+
+// After an operation under an allocation limit: the GPU computed it and said nothing, or it
+// ran out of memory, said so (once a product: a power may try several), and the CPU computed
+// it. `must_fall_back`: the limit is below the operation's first large allocation.
+void check_fallback(const char* operation, bool must_fall_back) {
+  const std::string engine = cas::engine_last();
+  std::string notes;
+  for (const auto& note : cas::engine_notes()) notes += std::string(" [") + note.what + " " + std::to_string(note.size) + "]";
+  INFO(operation << ": engine " << engine << "; notes" << notes);
+  const std::vector<std::string> notices = cas::take_notices();
+  const bool on_gpu = engine.rfind("gpu", 0) == 0;
+  if (must_fall_back) CHECK_FALSE(on_gpu);
+  if (on_gpu) {
+    CHECK(notices.empty());
+    return;
+  }
+  REQUIRE_FALSE(notices.empty());
+  for (const auto& notice : notices) CHECK(notice.find("the GPU ran out of memory for ") == 0);
+}
+
+}  // namespace
+
+// The promise: when the GPU is out of memory, FLINT computes the result and a notice
+// says so, never a crash. set_allocation_limit makes every large allocation fail (the first
+// one of each operation, or one in the middle: the scratch of a pass, the second operand).
+TEST_CASE("out of GPU memory, every operation falls back to the CPU with a notice", "[dispatch][gpu]") {
+  if (cas::test::skipped_without_gpu("the out-of-memory fallback")) return;
+  ModeGuard guard(cas::GpuMode::On);
+  cas::test::FreshRandom random;
+  INFO("seed " << random.seed);
+  cas::take_notices();
+  // 64 KiB: below every operation's first large allocation; the others fail some operations
+  // in the middle (after the operands went up), or none.
+  for (size_t limit : {size_t{64} << 10, size_t{3} << 20, size_t{5} << 20, size_t{9} << 20, size_t{17} << 20}) {
+    INFO("allocation limit " << limit << " bytes");
+    const bool must = limit == size_t{64} << 10;
+    for (ulong p : {ulong{998244353}, ulong{1000000007} * 3, (ulong{1} << 63) + 29}) {
+      auto m = cas::make_modulus(p);
+      cas::ModPoly a(m), b(m);
+      nmod_poly_randtest_monic(a.nmod(), random.state(), 300000);  // monic: exactly this length
+      nmod_poly_randtest_monic(b.nmod(), random.state(), 200000);
+      INFO("p = " << p << ", lengths " << a.length() << " and " << b.length());
+      const cas::ModPoly product = cas::mul_flint(a, b), cube = cas::pow_flint(a, 3);
+      AllocationLimit full(limit);
+      cas::engine_reset();  // the engine of the last operation, not of the expected values
+      CHECK(cas::equal(cas::multiply(a, b), product));
+      check_fallback("product", must);
+      cas::engine_reset();
+      CHECK(cas::equal(cas::power(a, 3), cube));
+      check_fallback("power", must);
+    }
+    cas::ZPoly za, zb;
+    fmpz_poly_randtest(za.get(), random.state(), 100000, 200);
+    fmpz_poly_randtest(zb.get(), random.state(), 100000, 200);
+    fmpz_poly_set_coeff_ui(za.get(), 99999, 1);  // exactly 100000 coefficients
+    fmpz_poly_set_coeff_ui(zb.get(), 99999, 1);
+    cas::ZPoly expected;
+    fmpz_poly_mul(expected.get(), za.get(), zb.get());
+    {
+      AllocationLimit full(limit);
+      cas::engine_reset();
+      CHECK(fmpz_poly_equal(cas::multiply(za, zb).get(), expected.get()));
+      check_fallback("Z[x] product", must);
+      cas::Fmpz x, y, xy, expected_xy;
+      fmpz_randbits(x.get(), random.state(), 1 << 22);
+      fmpz_randbits(y.get(), random.state(), 1 << 22);
+      fmpz_mul(expected_xy.get(), x.get(), y.get());
+      cas::engine_reset();
+      cas::multiply(xy.get(), x.get(), y.get());
+      CHECK(fmpz_equal(xy.get(), expected_xy.get()));
+      check_fallback("integer product", must);
+    }
+    const ulong p = 998244353;
+    auto m = cas::make_modulus(p);
+    const size_t n = size_t{1} << 18;
+    cas::Value v = random_vector(n, m, random.state()), u = random_vector(n, m, random.state());
+    cas::Value w = root_of_unity_value(p, n, m);
+    cas::set_gpu_mode(cas::GpuMode::Off);
+    const cas::Value expected_fft = cas::fft(v, w), expected_convolution = cas::convolve(v, u, false);
+    cas::set_gpu_mode(cas::GpuMode::On);
+    AllocationLimit full(limit);
+    cas::engine_reset();
+    CHECK(cas::equal_values(cas::fft(v, w), expected_fft));
+    check_fallback("fft", must);
+    cas::engine_reset();
+    CHECK(cas::equal_values(cas::convolve(v, u, false), expected_convolution));
+    check_fallback("convolve", must);
+  }
+  // With the limit lifted, the GPU takes the same product again.
+  auto m = cas::make_modulus(998244353);
+  cas::ModPoly a(m), b(m);
+  nmod_poly_randtest_monic(a.nmod(), random.state(), 300000);
+  nmod_poly_randtest_monic(b.nmod(), random.state(), 200000);
+  const cas::ModPoly product = cas::mul_flint(a, b);
+  cas::engine_reset();
+  CHECK(cas::equal(cas::multiply(a, b), product));
+  CHECK(cas::engine_last().rfind("gpu ntt product", 0) == 0);
+  CHECK(cas::take_notices().empty());
+}
