@@ -100,6 +100,91 @@ __global__ void __launch_bounds__(256) slice_copy(const uint4* in, uint4* out, i
     }
 }
 
+// Passes 2 and 3 of three radix-256 passes (n = 2^24, runs of 128 bytes) fused through the L2.
+// Pass 2 (stride 256) reads tile (r, t-chunk) at x[(256 r + d) 256 + t] and writes rows d to
+// y[256 r + t + d 2^16]; pass 3 (contiguous) reads 256 C consecutive words y[256 r' + d] for C
+// consecutive r' and writes rows c to z[r' + c 2^16]. The pass-3 tiles whose r' mod 256 lie in
+// [C q, C q + C) read exactly what the 256 pass-2 tiles with r in that range wrote: a group of
+// 1/T of the array (8 MiB), which fits the L2 with room. One resident wave of blocks takes tiles by
+// ticket in the order P2(0) .. P2(L-1), P3(0), P2(L), P3(1), P2(L+1), ... (L groups of look-ahead);
+// a pass-3 tile waits until its group's 256 pass-2 tiles have stored. `discard`: after a pass-3 tile has
+// read its 32 KiB, its lines leave the L2 without being written back (discard.global.L2), so the
+// intermediate array never reaches DRAM. Data movement only, as the copies above.
+__global__ void __launch_bounds__(256) group_fused_copy(const uint4* x, uint4* y, uint4* z, int word_bytes,
+                                                        unsigned* counters, bool discard, unsigned lookahead)
+{
+    __shared__ uint4 tile[2048];  // 256 rows of 128 bytes
+    __shared__ unsigned ticket_shared;
+    const unsigned C = 128u / unsigned(word_bytes), T = 256u / C;  // words a row, groups
+    const unsigned words_per_vector = 16u / unsigned(word_bytes);
+    const unsigned phases = 2 * T, tickets = phases * 256;
+    unsigned* next_ticket = counters;
+    unsigned* done = counters + 1;
+    for (;;) {
+        __syncthreads();
+        if (threadIdx.x == 0) ticket_shared = atomicAdd(next_ticket, 1u);
+        __syncthreads();
+        const unsigned ticket = ticket_shared;
+        if (ticket >= tickets) return;
+        // phase k: P2(0) .. P2(L-1), then P3(0) P2(L) P3(1) P2(L+1) ..., then the last P3s
+        const unsigned k = ticket / 256, i = ticket % 256, L = lookahead < T ? lookahead : T;
+        bool pass3;
+        unsigned q;
+        if (k < L) {
+            pass3 = false;
+            q = k;
+        } else if (k - L < 2 * (T - L)) {
+            pass3 = (k - L) % 2 == 0;
+            q = pass3 ? (k - L) / 2 : (k - L) / 2 + L;
+        } else {
+            pass3 = true;
+            q = T - L + (k - L - 2 * (T - L));
+        }
+        if (!pass3) {
+            const unsigned r = q * C + i / T, tc = i % T;
+#pragma unroll
+            for (int j = 0; j < 8; ++j) {
+                const unsigned v = threadIdx.x + 256 * j, d = v / 8, col = v % 8;
+                const std::size_t word = (std::size_t(256 * r + d) << 8) + tc * C;
+                tile[v] = x[word / words_per_vector + col];
+            }
+            __syncthreads();
+#pragma unroll
+            for (int j = 0; j < 8; ++j) {
+                const unsigned v = threadIdx.x + 256 * j, d = v / 8, col = v % 8;
+                const std::size_t word = std::size_t(256 * r + tc * C) + (std::size_t(d) << 16);
+                y[word / words_per_vector + col] = tile[v];
+            }
+            __threadfence();
+            __syncthreads();
+            if (threadIdx.x == 0) atomicAdd(&done[q], 1u);
+        } else {
+            const unsigned m = q + T * i;
+            if (threadIdx.x == 0)
+                while (atomicAdd(&done[q], 0u) < 256u) __nanosleep(200);
+            __syncthreads();
+            __threadfence();
+            const std::size_t base = std::size_t(256) * C * m / words_per_vector;
+#pragma unroll
+            for (int j = 0; j < 8; ++j) {
+                const unsigned v = threadIdx.x + 256 * j;
+                tile[v] = __ldcg(y + base + v);
+            }
+            __syncthreads();
+            if (discard) {
+                const char* line = reinterpret_cast<const char*>(y + base) + 128 * threadIdx.x;
+                asm volatile("discard.global.L2 [%0], 128;" ::"l"(line) : "memory");
+            }
+#pragma unroll
+            for (int j = 0; j < 8; ++j) {
+                const unsigned v = threadIdx.x + 256 * j, c = v / 8, col = v % 8;
+                const std::size_t word = std::size_t(C) * m + (std::size_t(c) << 16);
+                z[word / words_per_vector + col] = tile[v];
+            }
+        }
+    }
+}
+
 __global__ void plain_copy(const uint4* in, uint4* out, std::uint32_t vectors)
 {
     for (std::uint32_t g = blockIdx.x * blockDim.x + threadIdx.x; g < vectors; g += gridDim.x * blockDim.x)
@@ -231,6 +316,66 @@ int main(int argc, char** argv)
                         std::printf("%-5d %-6s %-7d %-8d %-8d %-8s %9.4f %8.0f\n", word, last ? "last" : "first", vb * 16,
                                     1 << log_g, (vb * 16) << log_g, cluster ? "yes" : "no", ms, rate(ms));
                     }
+    }
+    // Three radix-256 passes at 2^24: separately (three launches, as the engine runs them) and
+    // with passes 2 and 3 fused through the L2 (group_fused_copy), with and without discarding
+    // the intermediate's lines.
+    if (log_n == 24) {
+        unsigned* counters = nullptr;
+        check(cudaMalloc(&counters, 64 * sizeof(unsigned)), "cudaMalloc");
+        void* c = nullptr;
+        check(cudaMalloc(&c, max_bytes), "cudaMalloc");
+        int resident = 0;
+        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, group_fused_copy, 256, 0), "occupancy");
+        std::printf("\n%-5s %-40s %9s %8s   (group_fused_copy: %d blocks an SM)\n", "word", "three radix-256 passes", "ms",
+                    "GB/s", resident);
+        for (int word : {4, 8}) {
+            const std::size_t bytes = std::size_t(word) << log_n, vectors = bytes / 16;
+            const int log_n_v = log2_exact(vectors), wl = log2_exact(std::size_t(16 / word));
+            const int log_c_v = log2_exact(std::size_t(128 / word)) - wl;
+            auto rate = [&](float ms) { return 6.0 * double(bytes) / (ms * 1e6); };  // three reads and writes
+            uint4 *A = static_cast<uint4*>(a), *B = static_cast<uint4*>(b);
+            auto first_pass = [&] {
+                pattern_copy<8><<<unsigned(sms * 8), 256>>>(A, A, log_n_v, 8, log_c_v, 16 - wl, std::uint32_t(vectors));
+            };
+            float separate = median_ms(reps, [&] {
+                first_pass();
+                pattern_copy<8><<<unsigned(sms * 8), 256>>>(A, B, log_n_v, 8, log_c_v, 8 - wl, std::uint32_t(vectors));
+                pattern_copy<8><<<unsigned(sms * 8), 256>>>(B, A, log_n_v, 8, log_c_v, -1, std::uint32_t(vectors));
+            });
+            std::printf("%-5d %-40s %9.4f %8.0f\n", word, "separate (3 launches)", separate, rate(separate));
+            for (int per_sm : {resident, 4})
+                for (unsigned lookahead : {1u, 2u, 4u, 6u})
+                for (bool discard : {false, true}) {
+                    if (per_sm > resident) continue;
+                    float fused = median_ms(reps, [&] {
+                        first_pass();
+                        cudaMemsetAsync(counters, 0, 64 * sizeof(unsigned));
+                        group_fused_copy<<<unsigned(sms * per_sm), 256>>>(A, B, A, word, counters, discard, lookahead);
+                    });
+                    char label[64];
+                    std::snprintf(label, sizeof label, "pass 1 + fused 2-3, %d an SM, L %u%s", per_sm, lookahead,
+                                  discard ? ", discard" : "");
+                    std::printf("%-5d %-40s %9.4f %8.0f\n", word, label, fused, rate(fused));
+                }
+            float one = median_ms(reps, [&] { first_pass(); });
+            std::printf("%-5d %-40s %9.4f %8.0f\n", word, "pass 1 alone", one, 2.0 * double(bytes) / (one * 1e6));
+        }
+        // the fused copy is a permutation: check it against the separate passes once
+        std::vector<std::uint32_t> h(std::size_t(1) << log_n), expected(std::size_t(1) << log_n);
+        for (std::size_t i = 0; i < h.size(); ++i) h[i] = std::uint32_t(i * 2654435761u);
+        uint4 *A = static_cast<uint4*>(a), *B = static_cast<uint4*>(b);
+        const int log_n_v = log_n - 2;
+        check(cudaMemcpy(A, h.data(), h.size() * 4, cudaMemcpyHostToDevice), "upload");
+        pattern_copy<8><<<unsigned(sms * 8), 256>>>(A, B, log_n_v, 8, 3, 6, std::uint32_t(h.size() / 4));
+        pattern_copy<8><<<unsigned(sms * 8), 256>>>(B, static_cast<uint4*>(c), log_n_v, 8, 3, -1, std::uint32_t(h.size() / 4));
+        check(cudaMemcpy(expected.data(), c, h.size() * 4, cudaMemcpyDeviceToHost), "download");
+        check(cudaMemcpy(A, h.data(), h.size() * 4, cudaMemcpyHostToDevice), "upload");
+        cudaMemset(counters, 0, 64 * sizeof(unsigned));
+        group_fused_copy<<<unsigned(sms * 2), 256>>>(A, B, static_cast<uint4*>(c), 4, counters, true, 2);
+        check(cudaDeviceSynchronize(), "fused");
+        check(cudaMemcpy(h.data(), c, h.size() * 4, cudaMemcpyDeviceToHost), "download");
+        std::printf("fused passes 2-3 move every word where passes 2 and 3 do: %s\n", h == expected ? "yes" : "NO");
     }
     return 0;
 }
