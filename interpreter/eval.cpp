@@ -358,7 +358,8 @@ Value Call::call_value(Interpreter& in, const Value& callee) const {
   std::vector<Value> args{callee, args_[0]->eval(in)};
   const bool substitute = args[1].is(Kind::ZPoly) || args[1].is(Kind::ModPoly);
   const Builtin* evaluation = builtins().find(substitute ? "compose" : "eval");
-  CallContext context{in, args, args_, where()};
+  static const std::vector<NodePtr> no_expressions;  // eval and compose are not lazy: they read args only
+  CallContext context{in, args, no_expressions, where()};
   return at_position(where(), [&] { return evaluation->fn(context); });
 }
 

@@ -97,6 +97,7 @@ int run_source(cas::Interpreter& interp, const std::string& name, const std::str
   try {
     interp.run(interp.parse(std::make_shared<cas::Source>(cas::Source{name, body})), print_value);
   } catch (const cas::Error& e) {
+    std::cout.flush();
     print_notices();
     cas::report_error(std::cerr, e, false, cas::color_wanted(2));
     return 1;
@@ -117,10 +118,13 @@ int run_script(cas::Interpreter& interp, const Options& o) {
   try {
     interp.run_file(o.script, print_value);
   } catch (const cas::Error& e) {
+    std::cout.flush();
     print_notices();
     cas::report_error(std::cerr, e, false, cas::color_wanted(2));
     return 1;
   } catch (const cas::DomainError& e) {
+    std::cout.flush();
+    print_notices();
     std::cerr << "cas: " << e.what() << "\n";
     return 1;
   }
