@@ -102,13 +102,13 @@ std::string known_keys() {
 std::string read_crossover_line(const std::string& line, Crossovers& c) {
   const size_t eq = line.find('=');
   if (eq == std::string::npos) return "expected `key = length`, found '" + line + "'";
-  std::istringstream key_stream(line.substr(0, eq)), value_stream(line.substr(eq + 1));
+  const std::string text = line.substr(eq + 1);
+  std::istringstream key_stream(line.substr(0, eq)), value_stream(text);
   std::string key, rest;
   if (!(key_stream >> key)) return "a length without a key";
   size_t op = 0;
   while (op < gpu_operation_count && key != gpu_operation_key(static_cast<GpuOperation>(op))) op++;
   if (op == gpu_operation_count) return "unknown key '" + key + "' (known: " + known_keys() + ")";
-  const std::string text = line.substr(eq + 1);
   unsigned long long value = 0;
   if (text.find('-') != std::string::npos || !(value_stream >> value) || (value_stream >> rest))
     return key + ": expected a length (a whole number), found '" + text + "'";
