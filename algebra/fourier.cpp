@@ -382,6 +382,10 @@ namespace {
 // A primitive root of unity of order `order` in Z/pZ when p is prime and order | p-1.
 bool find_root_of_unity(Fmpz& root, const Modulus& m, ulong order) {
   if (!m.is_prime()) return false;
+  if (order == 1) {  // 1; the search below would try g = 2, which is 0 modulo 2
+    fmpz_one(root.get());
+    return true;
+  }
   Fmpz p_minus_1;
   fmpz_sub_ui(p_minus_1.get(), m.value(), 1);
   if (!fmpz_divisible_si(p_minus_1.get(), static_cast<slong>(order))) return false;
@@ -391,7 +395,6 @@ bool find_root_of_unity(Fmpz& root, const Modulus& m, ulong order) {
   for (ulong g = 2;; g++) {
     Fmpz base(g);
     fmpz_powm(root.get(), base.get(), e.get(), m.value());
-    if (order == 1) return true;
     fmpz_powm_ui(half_power.get(), root.get(), order / 2, m.value());
     if (!fmpz_is_one(half_power.get())) return true;  // order is a power of two here
   }
