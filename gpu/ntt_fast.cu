@@ -120,21 +120,15 @@ __device__ __forceinline__ T general_product(T a, T b, const Modulus<T>& m)
 }
 
 // One DIF butterfly: (a, b) -> (a + b, (a - b) w), w = omega_R^idx with Shoup companion wq.
-// arith_lazy (64-bit words, p < 2^62; Harvey's butterflies): entries stay in [0, 2p) instead of
-// [0, p), u = a + b is brought below 2p by one conditional subtraction, and (a - b + 2p) w goes
-// through a Shoup product without its final correction, whose result is in [0, 2p) for any
-// input below 2^64. Two of the three 64-bit compare-and-selects of a butterfly go; the store
+// arith_lazy (64-bit words, p < 2^62): Harvey's butterflies (modarith.cuh), entries in [0, 2p)
+// instead of [0, p). Two of the three 64-bit compare-and-selects of a butterfly go; the store
 // normalises.
 template <int ARITH, class T>
 __device__ __forceinline__ void dif_butterfly(T& a, T& b, T w, T wq, const Modulus<T>& m)
 {
     T x = a, y = b;
     if constexpr (ARITH == arith_lazy) {
-        const T two_p = m.p << 1;
-        T sum = x + y;
-        a = sum >= two_p ? sum - two_p : sum;
-        T diff = x - y + two_p;
-        b = diff * w - __umul64hi(diff, wq) * m.p;
+        lazy_dif_butterfly(a, b, w, wq, m.p);
     } else if constexpr (goldilocks_arith(ARITH)) {
         a = goldilocks::add(x, y);
         b = goldilocks::mul(goldilocks::sub(x, y), w);

@@ -9,12 +9,14 @@ using namespace cas::gpu::test;
 
 namespace {
 
-// NTT-friendly primes of 30, 31, 32, 50, 62 and 64 bits (2^22 divides p - 1), and
-// p = 2^64 - 2^32 + 1, whose p - 1 has 2^32.
+// NTT-friendly primes of 30, 31, 32, 50, 62, 63 and 64 bits (2^22 divides p - 1), and
+// p = 2^64 - 2^32 + 1, whose p - 1 has 2^32. On 64-bit words they take each product the
+// kernels have: lazy Shoup (p < 2^62), exact Shoup (2^62 <= p < 2^63), carry-aware Shoup
+// (p >= 2^63) and the Goldilocks reduction.
 std::vector<std::uint64_t> transform_primes()
 {
     std::vector<std::uint64_t> primes;
-    for (int bits : {30, 31, 32, 50, 62, 64}) primes.push_back(ntt_primes(bits, 22, 1).at(0));
+    for (int bits : {30, 31, 32, 50, 62, 63, 64}) primes.push_back(ntt_primes(bits, 22, 1).at(0));
     primes.push_back(0xFFFFFFFF00000001ull);
     return primes;
 }
