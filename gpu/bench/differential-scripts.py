@@ -44,7 +44,8 @@ for k in range(count):
     else:
         p = random.choice([q for q in PRIMES if q != "(3 * 1000000007)"])  # // needs an invertible lc
         na = length()
-        setup = "fa = randpoly(%d, %s); fb = randpoly(%d, %s) + 1;" % (na, p, max(1, na // 3), p)
+        nb = max(1, na // 3)  # fb monic of degree nb: never zero, even modulo 2
+        setup = "fa = randpoly(%d, %s); fb = randpoly(%d, %s) + x^%d;" % (na, p, nb, p, nb)
         op = random.choice(["fa * fb - fb * fa", "(fa * fb) // fb", "(fa + 1) * (fa - 1)"])
     lines.append(setup)
     lines.append('gpu("on"); g = %s; gpu("off"); c = %s; gpu("auto"); both("%d: %s", g, c); checks = checks + 1;' % (op, op, k, setup.replace('"', "'") + " " + op))
