@@ -66,7 +66,7 @@ __device__ inline std::uint32_t mul_shoup(std::uint32_t a, std::uint32_t w, std:
 // Written as C++ (a * w - q * p), the two 64-bit low products are three multiplies each and the
 // subtraction two more instructions; here the second product accumulates onto the first and the
 // four cross terms onto its high half. With the signed test of lazy_dif_butterfly below, a lazy
-// butterfly went from 27.5 to 22.4 SASS instructions (cas-bench-butterfly on the H100: 655 -> 733
+// butterfly went from 27.5 to 22.4 SASS instructions (cas-bench-butterfly on the H100: 681 -> 760
 // G butterflies/s) and the 62-bit forward NTT of 2^24 words from 0.549-0.553 to 0.526-0.528 ms.
 __device__ __forceinline__ std::uint64_t low_product_sum(std::uint64_t a, std::uint64_t w, std::uint64_t q,
                                                          std::uint64_t n)
