@@ -4,9 +4,11 @@
 // one contiguous region on the last pass) and writes R runs of C words at stride n / R. This
 // program copies 2^log_n words with exactly those patterns and nothing else (no shared memory,
 // no arithmetic), so its rates are the ceiling of a pass of that shape; the contiguous copy and
-// cuFFT's C2C of the same bytes are measured in the same run for scale.
+// cuFFT's C2C of the same bytes are measured in the same run for scale. At 2^24 it also moves
+// the words as two radix-4096 passes would through thread-block clusters (cluster_copies).
 //
-// Usage: cas-bench-patterns [--log-n 24] [--reps 21] [--fft-only]
+// Usage: cas-bench-patterns [--log-n 24] [--reps 21] [--fft-only] [--cluster-only]
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 #include <cufft.h>
 
@@ -185,6 +187,137 @@ __global__ void __launch_bounds__(256) group_fused_copy(const uint4* x, uint4* y
     }
 }
 
+
+// Two passes of radix 4096 through one thread-block cluster of G blocks, the tile (4096 rows of
+// 128 bytes, 512 KiB) spread over the blocks' shared memory and exchanged through distributed
+// shared memory, so that every block reads and writes whole 128-byte runs.
+//   first (rows at stride n / 4096 in and out): block j loads rows u + (4096 / G) k of the u
+//     in its share of [0, 4096 / G) and all k < G (the radix-G step of a DIF would run here, in
+//     registers), writes row (u, k) into block k's shared memory at row u, cluster barrier, then
+//     stores its 4096 / G rows u to rows k + G u.
+//   last (4096 C words in, contiguous; rows at stride n / 4096 out): block j loads C / G whole
+//     rows r of 4096 words into its shared memory (the row DFTs would run there), cluster
+//     barrier, sends word d of its rows to block d / 512 (one 16-byte vector of C / G = 16 / w
+//     consecutive r), cluster barrier, stores its 512 rows of 128 bytes.
+namespace cg = cooperative_groups;
+template <int G>
+__global__ void __launch_bounds__(256) cluster_first_copy(const uint4* in, uint4* out, int log_n_v)
+{
+    extern __shared__ uint4 tile[];  // (4096 / G) rows of 8 vectors
+    cg::cluster_group cluster = cg::this_cluster();
+    constexpr unsigned U = 4096 / G, share = U / G, vectors = 4096 / G * 8;
+    const unsigned j = cluster.block_rank(), t = blockIdx.x / G;
+    const std::uint32_t row_stride = 1u << (log_n_v - 12);
+    cluster.barrier_arrive();  // every block of the cluster has started before any remote store
+    constexpr int K = vectors / 256;
+    uint4 held[K];
+#pragma unroll
+    for (int i = 0; i < K; ++i) {
+        unsigned q = threadIdx.x + 256 * i, col = q & 7, rho = q >> 3;
+        unsigned u = j * share + rho % share, k = rho / share;
+        held[i] = in[(u + U * k) * row_stride + t * 8 + col];
+    }
+    cluster.barrier_wait();
+#pragma unroll
+    for (int i = 0; i < K; ++i) {
+        unsigned q = threadIdx.x + 256 * i, col = q & 7, rho = q >> 3;
+        unsigned u = j * share + rho % share, k = rho / share;
+        uint4* remote = cluster.map_shared_rank(tile, k);
+        remote[u * 8 + col] = held[i];
+    }
+    cluster.sync();
+#pragma unroll
+    for (int i = 0; i < K; ++i) {
+        unsigned q = threadIdx.x + 256 * i, col = q & 7, u = q >> 3;
+        out[(j + G * u) * row_stride + t * 8 + col] = tile[q];
+    }
+}
+
+// SHARED_ONCE: one 64 KiB buffer (three blocks an SM): the rows go through registers between a
+// barrier that frees every block's buffer and the remote stores; otherwise a second buffer.
+template <class W, bool SHARED_ONCE>
+__global__ void __launch_bounds__(256) cluster_last_copy(const uint4* in, uint4* out, int log_n_v)
+{
+    extern __shared__ uint4 shared[];
+    constexpr int G = 8, V = 16 / sizeof(W), C = 128 / sizeof(W), rows = C / G;  // rows == V
+    uint4* own = shared;                                   // the block's rows r: rows x 4096 words
+    uint4* received = SHARED_ONCE ? shared : shared + 4096;  // 512 rows c' of 8 vectors
+    cg::cluster_group cluster = cg::this_cluster();
+    const unsigned j = cluster.block_rank(), t = blockIdx.x / G;
+    const std::uint32_t row_stride = 1u << (log_n_v - 12);
+    const uint4* from = in + std::size_t(t) * 32768 + j * 4096;
+    for (int i = 0; i < 16; ++i) own[threadIdx.x + 256 * i] = from[threadIdx.x + 256 * i];
+    if (SHARED_ONCE) __syncthreads();
+    else cluster.sync();  // every block's received buffer is free, every block started
+    const W* words = reinterpret_cast<const W*>(own);
+    uint4 packed_all[16];
+#pragma unroll
+    for (int i = 0; i < 16; ++i) {
+        unsigned d = threadIdx.x + 256 * i;
+        W packed[V];
+#pragma unroll
+        for (int r = 0; r < rows; ++r) packed[r] = words[r * 4096 + d];
+        memcpy(&packed_all[i], packed, 16);
+        if (!SHARED_ONCE) {
+            uint4* remote = cluster.map_shared_rank(received, d / 512);
+            remote[(d % 512) * 8 + j] = packed_all[i];
+        }
+    }
+    if (SHARED_ONCE) {
+        cluster.sync();
+#pragma unroll
+        for (int i = 0; i < 16; ++i) {
+            unsigned d = threadIdx.x + 256 * i;
+            uint4* remote = cluster.map_shared_rank(received, d / 512);
+            remote[(d % 512) * 8 + j] = packed_all[i];
+        }
+    }
+    cluster.sync();
+    for (int i = 0; i < 16; ++i) {
+        unsigned q = threadIdx.x + 256 * i, col = q & 7, c = j * 512 + (q >> 3);
+        out[c * row_stride + t * 8 + col] = received[q];
+    }
+}
+
+// The last pass in the first one's shape: a tile is C consecutive rows r of 4096 words; block j
+// takes the words u + 512 k of every row for the u in its share (64 u, all k < 8: runs of
+// 64 words), in registers (the radix-8 step and the inter-pass twiddles would run there), and
+// writes word (r, u, k) into block k's shared memory at row u, column r; cluster barrier; then
+// block k stores row u (C words r, 128 bytes) to y[r0 + r + (k + 8 u) 4096].
+template <class W>
+__global__ void __launch_bounds__(256) cluster_last_split_copy(const uint4* in, uint4* out, int log_n_v)
+{
+    extern __shared__ uint4 shared[];
+    constexpr int G = 8, C = 128 / sizeof(W), words_per_thread = 512 * C / 256;
+    W* tile = reinterpret_cast<W*>(shared);  // 512 rows u of C words r (and one of padding)
+    cg::cluster_group cluster = cg::this_cluster();
+    const unsigned j = cluster.block_rank(), t = blockIdx.x / G;
+    const W* from = reinterpret_cast<const W*>(in) + std::size_t(t) * C * 4096;
+    W* to = reinterpret_cast<W*>(out) + std::size_t(t) * C;
+    cluster.barrier_arrive();
+    W held[words_per_thread];
+    // word i of the thread: r = (thread / 64) + 4 (i / 8), k = i % 8, u = 64 j + thread % 64
+    const unsigned lane_u = threadIdx.x % 64, r_base = threadIdx.x / 64;
+#pragma unroll
+    for (int i = 0; i < words_per_thread; ++i) {
+        unsigned r = r_base + 4 * (i / 8), k = i % 8, u = 64 * j + lane_u;
+        held[i] = from[r * 4096 + u + 512 * k];
+    }
+    cluster.barrier_wait();
+#pragma unroll
+    for (int i = 0; i < words_per_thread; ++i) {
+        unsigned r = r_base + 4 * (i / 8), k = i % 8, u = 64 * j + lane_u;
+        W* remote = cluster.map_shared_rank(tile, k);
+        remote[u * (C + 1) + r] = held[i];  // rows padded: a warp's 32 u hit 32 banks
+    }
+    cluster.sync();
+    (void)log_n_v;
+    for (int i = 0; i < words_per_thread; ++i) {
+        unsigned q = threadIdx.x + 256 * i, u = q / C, r = q % C;
+        to[std::size_t(j + 8 * u) * 4096 + r] = tile[u * (C + 1) + r];
+    }
+}
+
 __global__ void plain_copy(const uint4* in, uint4* out, std::uint32_t vectors)
 {
     for (std::uint32_t g = blockIdx.x * blockDim.x + threadIdx.x; g < vectors; g += gridDim.x * blockDim.x)
@@ -221,16 +354,134 @@ int log2_exact(std::size_t x)
     return k;
 }
 
+
+template <class Kernel>
+void launch_cluster(Kernel kernel, int cluster_blocks, std::size_t blocks, std::size_t smem, const void* in, void* out,
+                    int log_n_v, bool report = false)
+{
+    check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)), "smem attribute");
+    if (cluster_blocks > 8)
+        check(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1), "cluster attribute");
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(unsigned(blocks));
+    config.blockDim = dim3(256);
+    config.dynamicSmemBytes = smem;
+    cudaLaunchAttribute attribute{};
+    attribute.id = cudaLaunchAttributeClusterDimension;
+    attribute.val.clusterDim.x = unsigned(cluster_blocks);
+    attribute.val.clusterDim.y = attribute.val.clusterDim.z = 1;
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    if (report) {
+        int clusters = 0;
+        check(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config), "cudaOccupancyMaxActiveClusters");
+        std::printf(" %4d resident ", clusters);
+    }
+    check(cudaLaunchKernelEx(&config, kernel, static_cast<const uint4*>(in), static_cast<uint4*>(out), log_n_v),
+          "cluster copy");
+}
+
+template <class Kernel>
+float cluster_launch_ms(Kernel kernel, int cluster_blocks, std::size_t blocks, std::size_t smem, int reps, const void* in,
+                        void* out, int log_n_v)
+{
+    launch_cluster(kernel, cluster_blocks, blocks, smem, in, out, log_n_v, true);
+    return median_ms(reps, [&] { launch_cluster(kernel, cluster_blocks, blocks, smem, in, out, log_n_v); });
+}
+
+// The two cluster passes at 2^24 (cluster_first_copy, cluster_last_copy), checked once as the
+// permutations they are, against the plain copy and three radix-256 passes of the same words.
+void cluster_copies(int sms, void* a, void* b, int reps)
+{
+    constexpr int log_n = 24;
+    std::printf("\n%-5s %-44s %9s %8s\n", "word", "radix-4096 passes through a cluster", "ms", "GB/s");
+    for (int word : {4, 8}) {
+        const std::size_t bytes = std::size_t(word) << log_n, vectors = bytes / 16;
+        const int log_n_v = log2_exact(vectors), wl = log2_exact(std::size_t(16 / word));
+        const int log_c_v = log2_exact(std::size_t(128 / word)) - wl;
+        auto rate = [&](float ms, double sweeps) { return 2.0 * sweeps * double(bytes) / (ms * 1e6); };
+        uint4 *A = static_cast<uint4*>(a), *B = static_cast<uint4*>(b);
+        float copy_ms = median_ms(reps, [&] { plain_copy<<<unsigned(sms * 8), 256>>>(A, B, std::uint32_t(vectors)); });
+        std::printf("%-5d %-44s %9.4f %8.0f\n", word, "plain copy", copy_ms, rate(copy_ms, 1));
+        float three = median_ms(reps, [&] {
+            pattern_copy<8><<<unsigned(sms * 8), 256>>>(A, A, log_n_v, 8, log_c_v, 16 - wl, std::uint32_t(vectors));
+            pattern_copy<8><<<unsigned(sms * 8), 256>>>(A, B, log_n_v, 8, log_c_v, 8 - wl, std::uint32_t(vectors));
+            pattern_copy<8><<<unsigned(sms * 8), 256>>>(B, A, log_n_v, 8, log_c_v, -1, std::uint32_t(vectors));
+        });
+        std::printf("%-5d %-44s %9.4f %8.0f\n", word, "three radix-256 passes, 128-byte runs", three, rate(three, 3));
+        const std::size_t tiles = (std::size_t(1) << log_n) / (std::size_t(4096) * (128 / word));
+        for (int g : {8, 16}) {
+            std::printf("%-5d first pass, cluster of %-2d", word, g);
+            float ms = g == 8 ? cluster_launch_ms(cluster_first_copy<8>, 8, tiles * 8, 65536, reps, A, B, log_n_v)
+                              : cluster_launch_ms(cluster_first_copy<16>, 16, tiles * 16, 32768, reps, A, B, log_n_v);
+            std::printf("%9.4f %8.0f\n", ms, rate(ms, 1));
+        }
+        std::printf("%-5d last pass, cluster of 8, 128 KiB", word);
+        float last = word == 4 ? cluster_launch_ms(cluster_last_copy<std::uint32_t, false>, 8, tiles * 8, 131072, reps, A, B, log_n_v)
+                               : cluster_launch_ms(cluster_last_copy<std::uint64_t, false>, 8, tiles * 8, 131072, reps, A, B, log_n_v);
+        std::printf("%9.4f %8.0f\n", last, rate(last, 1));
+        std::printf("%-5d last pass, cluster of 8, 64 KiB ", word);
+        last = word == 4 ? cluster_launch_ms(cluster_last_copy<std::uint32_t, true>, 8, tiles * 8, 65536, reps, A, B, log_n_v)
+                         : cluster_launch_ms(cluster_last_copy<std::uint64_t, true>, 8, tiles * 8, 65536, reps, A, B, log_n_v);
+        std::printf("%9.4f %8.0f\n", last, rate(last, 1));
+        std::printf("%-5d last pass, split like the first  ", word);
+        last = word == 4 ? cluster_launch_ms(cluster_last_split_copy<std::uint32_t>, 8, tiles * 8, 67584, reps, A, B, log_n_v)
+                         : cluster_launch_ms(cluster_last_split_copy<std::uint64_t>, 8, tiles * 8, 69632, reps, A, B, log_n_v);
+        std::printf("%9.4f %8.0f\n", last, rate(last, 1));
+        float split = median_ms(reps, [&] {
+            launch_cluster(cluster_first_copy<8>, 8, tiles * 8, 65536, A, A, log_n_v);
+            if (word == 4) launch_cluster(cluster_last_split_copy<std::uint32_t>, 8, tiles * 8, 67584, A, B, log_n_v);
+            else launch_cluster(cluster_last_split_copy<std::uint64_t>, 8, tiles * 8, 69632, A, B, log_n_v);
+        });
+        std::printf("%-5d %-44s %9.4f %8.0f\n", word, "both passes, last one split", split, rate(split, 2));
+        float both = median_ms(reps, [&] {
+            launch_cluster(cluster_first_copy<8>, 8, tiles * 8, 65536, A, A, log_n_v);
+            if (word == 4) launch_cluster(cluster_last_copy<std::uint32_t, true>, 8, tiles * 8, 65536, A, B, log_n_v);
+            else launch_cluster(cluster_last_copy<std::uint64_t, true>, 8, tiles * 8, 65536, A, B, log_n_v);
+        });
+        std::printf("%-5d %-44s %9.4f %8.0f\n", word, "both passes (cluster of 8)", both, rate(both, 2));
+    }
+    // what the two copies do: the first moves row u + 512 k to row k + 8 u, the last transposes
+    const std::size_t n = std::size_t(1) << log_n;
+    std::vector<std::uint32_t> h(n), got(n);
+    for (std::size_t i = 0; i < n; ++i) h[i] = std::uint32_t(i * 2654435761u + 12345u);
+    const int log_n_v = log_n - 2;
+    auto run = [&](auto kernel, std::size_t smem) {
+        check(cudaMemcpy(a, h.data(), n * 4, cudaMemcpyHostToDevice), "upload");
+        launch_cluster(kernel, 8, (n / (4096 * 32)) * 8, smem, a, b, log_n_v);
+        check(cudaMemcpy(got.data(), b, n * 4, cudaMemcpyDeviceToHost), "download");
+    };
+    run(cluster_first_copy<8>, 65536);
+    bool first_ok = true;
+    for (std::size_t u = 0; u < 512; ++u)
+        for (std::size_t k = 0; k < 8; ++k)
+            for (std::size_t col = 0; col < 4096; ++col)
+                first_ok &= got[(k + 8 * u) * 4096 + col] == h[(u + 512 * k) * 4096 + col];
+    run(cluster_last_copy<std::uint32_t, true>, 65536);
+    bool last_ok = true;
+    for (std::size_t r = 0; r < 4096; ++r)
+        for (std::size_t c = 0; c < 4096; ++c) last_ok &= got[c * 4096 + r] == h[r * 4096 + c];
+    std::vector<std::uint32_t> split_got = got;
+    run(cluster_last_split_copy<std::uint32_t>, 67584);
+    bool split_ok = true;
+    for (std::size_t r = 0; r < 4096; ++r)
+        for (std::size_t u = 0; u < 512; ++u)
+            for (std::size_t k = 0; k < 8; ++k) split_ok &= got[r + (k + 8 * u) * 4096] == h[r * 4096 + u + 512 * k];
+    std::printf("\ncluster copies move every word where they should: first %s, last %s, last split %s\n",
+                first_ok ? "yes" : "NO", last_ok ? "yes" : "NO", split_ok ? "yes" : "NO");
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
 {
     int log_n = 24, reps = 21;
-    bool fft_only = false;
+    bool fft_only = false, cluster_only = false;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--log-n") && i + 1 < argc) log_n = std::atoi(argv[++i]);
         else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) reps = std::atoi(argv[++i]);
         else if (!std::strcmp(argv[i], "--fft-only")) fft_only = true;
+        else if (!std::strcmp(argv[i], "--cluster-only")) cluster_only = true;
     }
     int sms = 0;
     check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "attribute");
@@ -248,6 +499,8 @@ int main(int argc, char** argv)
     });
     std::printf("cuFFT C2C 2^%d (%zu MiB): %.4f ms\n", log_n, (std::size_t(8) << log_n) >> 20, fft_ms);
     if (fft_only) return 0;
+    if (log_n == 24) cluster_copies(sms, a, b, reps);
+    if (cluster_only) return 0;
 
     std::printf("%-5s %-9s %-6s %-6s %-7s %-8s %9s %8s\n", "word", "pattern", "R", "run B", "stride", "grid", "ms", "GB/s");
     for (int word : {4, 8}) {
