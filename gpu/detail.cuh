@@ -154,6 +154,7 @@ enum FastOption : unsigned {
     option_skip_dft = 64,
     option_column_registers = 128,  // contiguous passes: first DIF stages in registers
     option_goldilocks = 512,        // p = 2^64 - 2^32 + 1: products by shifts and additions
+    option_fold_pointwise = 1024,   // fused pointwise product: one Montgomery reduction, R into 1/n
 };
 unsigned fast_options();
 // Whether ntt_fast can fuse work into the passes of a transform of 2^log_n words (multi-pass).

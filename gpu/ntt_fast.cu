@@ -364,6 +364,9 @@ enum Variant { variant_padded = 0, variant_rowstore = 1, variant_registers = 2 }
 // PassGeometry::flags bit 0: skip the DFT stages (diagnostic only, wrong results: cas-bench
 // --opts 127 measures what the default's loads and stores cost without the arithmetic).
 constexpr int flag_skip_dft = 1;
+// bit 1: the fused pointwise product (mode_pointwise) returns a b / R, one Montgomery reduction
+// instead of two; ntt_fast has folded the missing factor R into the inverse's 1/n scale.
+constexpr int flag_fold_montgomery = 2;
 
 // The first STAGES radix-2 DIF stages (half sizes R/2 .. 32) on the rows a thread holds in
 // registers: rows first_row + 32 i (i < ROWS) of WIDTH columns, at(i, c) the value of row i in
@@ -624,8 +627,13 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
 #pragma unroll
                         for (int k = 0; k < LV; ++k) buffer[it][k] = reduce_word<ARITH>(wide[it][k], f, m);
                     } else if constexpr (MODE == mode_pointwise) {
+                        if (g.flags & flag_fold_montgomery) {
 #pragma unroll
-                        for (int k = 0; k < LV; ++k) buffer[it][k] = general_product<ARITH>(buffer[it][k], other[it][k], m);
+                            for (int k = 0; k < LV; ++k) buffer[it][k] = mont_mul(buffer[it][k], other[it][k], m.p, m.p_inv);
+                        } else {
+#pragma unroll
+                            for (int k = 0; k < LV; ++k) buffer[it][k] = general_product<ARITH>(buffer[it][k], other[it][k], m);
+                        }
                     }
                     if constexpr (ACCESS == whole_vectors) {
                         bool valid = word_valid(L0);
@@ -852,7 +860,7 @@ static void launch_mode(int mode, const T* in, T* out, const PassGeometry& g, st
 // register stages (option bit 7), which 64-bit words take too.
 static unsigned g_fast_options =
     option_pair_tables | option_fuse_product | option_twiddle_walk | option_strided_walk | option_row_stores |
-    option_register_stages | option_column_registers | option_goldilocks;
+    option_register_stages | option_column_registers | option_goldilocks | option_fold_pointwise;
 template <class T>
 static int variant_of_options(int access)
 {
@@ -933,21 +941,42 @@ static void run_pass_with(int mode, const T* in, T* out, const PassGeometry& g, 
     }
 }
 
+// The arithmetic of p's kernels (Arith above).
+template <class T>
+static int arith_of(T p)
+{
+    if constexpr (sizeof(T) == 8) {
+        if (p < (std::uint64_t(1) << 62)) return arith_lazy;  // 4p < 2^64: lazy butterflies
+        if (p == goldilocks::prime && (g_fast_options & option_goldilocks)) return arith_goldilocks;
+    }
+    return arith_exact;
+}
+
 template <class T>
 static void run_pass(int mode, const T* in, T* out, const PassGeometry& g, std::size_t blocks, const Modulus<T>& m,
                      const Twiddles<T>& tw, bool scale_output, T scale, T scale_q, const Fusion<T>& f)
 {
-    if constexpr (sizeof(T) == 8) {
-        if (m.p < (std::uint64_t(1) << 62)) {  // 4p < 2^64: lazy butterflies
+    const int arith = arith_of<T>(m.p);
+    if constexpr (sizeof(T) == 8) {  // 32-bit words are always exact
+        if (arith == arith_lazy) {
             run_pass_with<T, arith_lazy>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
             return;
         }
-        if (m.p == goldilocks::prime && (g_fast_options & option_goldilocks)) {
+        if (arith == arith_goldilocks) {
             run_pass_with<T, arith_goldilocks>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
             return;
         }
     }
     run_pass_with<T, arith_exact>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+}
+
+// x R mod p, R = 2^b the Montgomery radix of b-bit words.
+template <class T>
+static T times_montgomery_radix(T x, T p)
+{
+    constexpr int bits = 8 * sizeof(T);
+    unsigned __int128 r = (unsigned __int128)1 << bits;
+    return T((unsigned __int128)x * (r % p) % p);
 }
 
 static int pass_flags() { return (g_fast_options & option_skip_dft) ? flag_skip_dft : 0; }
@@ -991,8 +1020,14 @@ void ntt_fast(T* data, int log_n, std::size_t batch, const Modulus<T>& m, const 
     const FastConfig& cfg = config<T>();
     std::vector<int> radices = plan_passes<T>(log_n);
     std::size_t n = std::size_t(1) << log_n, total = n * batch;
-    bool scale_output = scale != T(1);
     Fusion<T> f = fusion ? *fusion : Fusion<T>{};
+    const bool fold = f.first_mode == mode_pointwise && (g_fast_options & option_fold_pointwise) &&
+                      !goldilocks_arith(arith_of<T>(m.p));
+    if (fold) {
+        scale = times_montgomery_radix(scale, m.p);
+        scale_q = shoup_companion(scale, m.p);
+    }
+    bool scale_output = scale != T(1);
     if (fusion && !fast_fusable<T>(log_n)) throw Error("fast NTT: fused transform of a length that cannot fuse");
     if (f.first_mode == mode_load_u64 && batch > 2) throw Error("fast NTT: fused loads take one or two vectors");
     if (f.first_mode == mode_pointwise && batch != 1) throw Error("fast NTT: fused product needs one vector");
@@ -1038,6 +1073,7 @@ void ntt_fast(T* data, int log_n, std::size_t batch, const Modulus<T>& m, const 
         }
         bool last = i + 1 == radices.size();
         int mode = i == 0 ? f.first_mode : last && f.widen_out ? int(mode_store_u64) : int(mode_plain);
+        if (fold && i == 0) g.flags |= flag_fold_montgomery;
         run_pass(mode, in, out, g, g.blocks_per_vector * batch, m, tw, last && scale_output, scale, scale_q, f);
     }
 }
