@@ -32,7 +32,7 @@
 // Measured limit: both word sizes run each pass at the same ~1.3 TB/s (128 or 256 MiB moved per
 // pass in 0.105 / 0.21 ms at 2^24) although 64-bit words cost about 3x the instructions, and
 // trimming 32-bit butterfly instructions changed nothing measurable: the passes are bounded by
-// how the block's load / compute / store phases overlap (3 blocks per SM), not by arithmetic
+// how the block's load / compute / store phases overlap (3 blocks per SM then), not by arithmetic
 // alone. Nsight Compute (earlier version): issue slots 65-75% busy, DRAM 20-30%. Later the same
 // day, the passes with their DFT stages skipped (tune_fast_options bit 6, diagnostic) took 0.424 /
 // 0.259 ms at 2^24 (62 / 31-bit) against 0.618 / 0.313: most of the time is the data movement of
@@ -64,10 +64,22 @@ static FastConfig& config() { return sizeof(T) == 4 ? config32 : config64; }
 
 namespace {
 
-// 256 threads and at most 85 registers: three blocks per SM, so that one block's arithmetic
-// overlaps another's loads (one block of 512 threads per SM measured 30-40% slower).
+// 256 threads a block, and blocks an SM by word size: three on 32-bit words (at most 85
+// registers, so that one block's arithmetic overlaps another's loads; one block of 512 threads
+// per SM measured 30-40% slower), four on 64-bit words (64 registers, a few bytes of spills):
+// their passes are bound by latency and issue, not by one pipe (Nsight Compute, 2^24 p62:
+// issue slots 52-60% busy, the IMAD pipe 58-64%, the ALU pipe 47-52%), and a fourth block gave
+// 0.522-0.541 -> 0.495-0.500 ms at 2^24 and 1.60-1.63 -> 1.53-1.54 ms for the 2 x 2^23 product
+// (thirteenth session, gpu/README.md). The macros exist for such A/B builds.
 constexpr int threads_per_block = 256;
-constexpr int min_blocks_per_sm = 3;
+#ifndef CAS_MIN_BLOCKS_32
+#define CAS_MIN_BLOCKS_32 3
+#endif
+#ifndef CAS_MIN_BLOCKS_64
+#define CAS_MIN_BLOCKS_64 4
+#endif
+template <class T>
+constexpr int min_blocks_per_sm() { return sizeof(T) == 8 ? CAS_MIN_BLOCKS_64 : CAS_MIN_BLOCKS_32; }
 
 struct PassGeometry {
     int log_n;
@@ -236,7 +248,7 @@ __device__ inline void store_words(T* to, const T (&from)[V])
 
 
 // 32 words of 32 bits or 8 of 64 bits in flight per thread: enough loads outstanding to cover
-// the memory latency at three blocks per SM, within the register budget.
+// the memory latency at three (32-bit) or four (64-bit) blocks per SM, within the register budget.
 template <class T>
 __host__ __device__ constexpr int vectors_in_flight() { return sizeof(T) == 4 ? 8 : 4; }
 
@@ -461,7 +473,7 @@ __device__ __forceinline__ void load_columns_in_registers(const T* in, T* tile, 
 // LOG_R, LOG_C >= 0: radix and column count fixed at compile time (the common passes), so
 // that every shift is a constant and the DIF loops unroll; -1: read from g.
 template <class T, int V, int ACCESS, int LOG_R, int LOG_C, int ARITH, int MODE, int VARIANT>
-__global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm)
+__global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm<T>())
     radix_pass(const T* x, T* y, PassGeometry g, Modulus<T> m, Twiddles<T> tw, bool scale_output, T scale, T scale_q,
                Fusion<T> f)
 {
