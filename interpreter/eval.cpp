@@ -9,6 +9,9 @@ namespace cas {
 
 namespace {
 
+// Loops, calls and assignments poll the REPL's Ctrl-C flag. One operation (a FLINT or GPU call)
+// cannot stop midway, so the operators and builtins also poll right after they return: a Ctrl-C
+// during a long product stops the statement there, before its value is printed or assigned.
 void check_interrupt(const Position& where) {
   if (interrupt_requested.load(std::memory_order_relaxed)) {
     interrupt_requested = false;
@@ -94,7 +97,9 @@ Value Unary::eval(Interpreter& in) const {
 Value Binary::eval(Interpreter& in) const {
   Value a = left_->eval(in);
   Value b = right_->eval(in);
-  return at_position(where(), [&] { return apply(op_, a, b); });
+  Value result = at_position(where(), [&] { return apply(op_, a, b); });
+  check_interrupt(where());
+  return result;
 }
 
 void Binary::resolve(Resolver& r) {
@@ -130,6 +135,7 @@ void Logic::resolve(Resolver& r) {
 
 Value Assign::eval(Interpreter& in) const {
   Value v = value_->eval(in);
+  check_interrupt(value_->where());
   if (v.is_none()) throw Error(value_->where(), "the right-hand side has no value to assign");
   Value& target = variable(in, slot_);
   if (indices_.empty()) {
@@ -344,7 +350,9 @@ Value Call::call_builtin(Interpreter& in) const {
     for (const auto& a : args_) args.push_back(a->eval(in));
   }
   CallContext context{in, args, args_, where()};
-  return at_position(where(), [&] { return builtin_->fn(context); });
+  Value result = at_position(where(), [&] { return builtin_->fn(context); });
+  check_interrupt(where());
+  return result;
 }
 
 // f(a) for a variable f holding a polynomial, as in Sage: f evaluated at a (eval), or f(g) for a

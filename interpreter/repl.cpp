@@ -18,6 +18,7 @@
 #include <iostream>
 #include <sstream>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace cas {
 
@@ -69,7 +70,43 @@ char** complete(const char* text, int, int) {
 
 // ---- Ctrl-C ----
 
-void on_interrupt(int) { interrupt_requested = true; }
+std::atomic<bool> statement_running{false};  // an entry or a command is being evaluated
+std::atomic<int> presses_waiting{0};          // Ctrl-C presses since the pending stop
+
+void write_to_stderr(const char* text) {  // async-signal-safe
+  ssize_t ignored = write(STDERR_FILENO, text, std::strlen(text));
+  (void)ignored;
+}
+
+void on_interrupt(int) {
+  switch (interrupt_response(statement_running, interrupt_requested, presses_waiting)) {
+    case InterruptResponse::request_stop:
+      presses_waiting = 0;
+      interrupt_requested = true;
+      return;
+    case InterruptResponse::explain_wait:
+      ++presses_waiting;
+      write_to_stderr(
+          "\ncas: one operation of FLINT or the GPU is running and cannot stop midway; the statement "
+          "stops when it returns. Ctrl-C once more quits cas (your variables are lost).\n");
+      return;
+    case InterruptResponse::quit:
+      write_to_stderr("\ncas: quit on Ctrl-C\n");
+      _exit(130);
+  }
+}
+
+// Marks an entry or a command as running, so that Ctrl-C can tell a wait from the prompt.
+class RunningStatement {
+ public:
+  RunningStatement() {
+    presses_waiting = 0;
+    statement_running = true;
+  }
+  ~RunningStatement() { statement_running = false; }
+  RunningStatement(const RunningStatement&) = delete;
+  RunningStatement& operator=(const RunningStatement&) = delete;
+};
 
 void install_interrupt_handler() {
   struct sigaction action {};
@@ -118,7 +155,8 @@ void Session::print_help() {
                "  :vars            the variables defined in this session\n"
                "  :load file.cas   run a script in this session\n"
                "  :quit            leave (or Ctrl-D)\n"
-               "Ctrl-C abandons the running statement; your variables stay.\n";
+               "Ctrl-C abandons the running statement; your variables stay. A single FLINT or GPU\n"
+               "operation finishes first; Ctrl-C three times quits cas.\n";
 }
 
 void Session::print_vars() {
@@ -250,6 +288,7 @@ int Session::loop() {
       if (first == std::string::npos) continue;
       if (line[first] == ':') {
         add_history(line.c_str());
+        RunningStatement running;
         if (!handle_command(line.substr(first))) break;
         continue;
       }
@@ -258,7 +297,10 @@ int Session::loop() {
     pending += pending.empty() ? line : "\n" + line;
     if (needs_more_input(pending)) continue;
     add_history(pending.c_str());
-    run_entry(pending);
+    {
+      RunningStatement running;
+      run_entry(pending);
+    }
     pending.clear();
   }
   if (!history.empty()) {
@@ -269,6 +311,11 @@ int Session::loop() {
 }
 
 }  // namespace
+
+InterruptResponse interrupt_response(bool statement_running, bool stop_pending, int presses_waiting) {
+  if (!statement_running || !stop_pending) return InterruptResponse::request_stop;
+  return presses_waiting == 0 ? InterruptResponse::explain_wait : InterruptResponse::quit;
+}
 
 void show_repl_value(Interpreter& interp, const Value& v, std::ostream& out) {
   FormatOptions options;
