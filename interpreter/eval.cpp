@@ -19,6 +19,14 @@ void check_interrupt(const Position& where) {
   }
 }
 
+// A builtin on its arguments: its failures located at the call, and a Ctrl-C during it taken as
+// it returns.
+Value run_builtin(const Builtin& builtin, CallContext& context) {
+  Value result = at_position(context.where, [&] { return builtin.fn(context); });
+  check_interrupt(context.where);
+  return result;
+}
+
 bool condition(Interpreter& in, const Node& node, const char* what) {
   Value v = node.eval(in);
   if (!v.is(Kind::Bool))
@@ -350,9 +358,7 @@ Value Call::call_builtin(Interpreter& in) const {
     for (const auto& a : args_) args.push_back(a->eval(in));
   }
   CallContext context{in, args, args_, where()};
-  Value result = at_position(where(), [&] { return builtin_->fn(context); });
-  check_interrupt(where());
-  return result;
+  return run_builtin(*builtin_, context);
 }
 
 // f(a) for a variable f holding a polynomial, as in Sage: f evaluated at a (eval), or f(g) for a
@@ -368,7 +374,7 @@ Value Call::call_value(Interpreter& in, const Value& callee) const {
   const Builtin* evaluation = builtins().find(substitute ? "compose" : "eval");
   static const std::vector<NodePtr> no_expressions;  // eval and compose are not lazy: they read args only
   CallContext context{in, args, no_expressions, where()};
-  return at_position(where(), [&] { return evaluation->fn(context); });
+  return run_builtin(*evaluation, context);
 }
 
 Value Call::call_function(Interpreter& in) const {
