@@ -77,19 +77,10 @@ bool parse_arguments(int argc, char** argv, Options& o, int& exit_status) {
   return true;
 }
 
-// What the engines had to say (a GPU out of memory, `gpu("on")` without a GPU) goes to
-// standard error as in the REPL, after the output of the statement that caused it.
-void print_notices() {
-  std::vector<std::string> notices = cas::take_notices();
-  if (notices.empty()) return;
-  std::cout.flush();
-  for (const auto& notice : notices) std::cerr << "notice: " << notice << "\n";
-}
-
 // Scripts print every statement not ended by ';', in full.
 void print_value(const cas::Value& v, const cas::Statement& s) {
   if (!s.silent) std::cout << cas::format(v) << "\n";
-  print_notices();
+  cas::report_notices(std::cout, std::cerr);
 }
 
 int run_source(cas::Interpreter& interp, const std::string& name, const std::string& text) {
@@ -98,11 +89,11 @@ int run_source(cas::Interpreter& interp, const std::string& name, const std::str
     interp.run(interp.parse(std::make_shared<cas::Source>(cas::Source{name, body})), print_value);
   } catch (const cas::Error& e) {
     std::cout.flush();
-    print_notices();
+    cas::report_notices(std::cout, std::cerr);
     cas::report_error(std::cerr, e, false, cas::color_wanted(2));
     return 1;
   }
-  print_notices();
+  cas::report_notices(std::cout, std::cerr);
   return 0;
 }
 
@@ -119,16 +110,16 @@ int run_script(cas::Interpreter& interp, const Options& o) {
     interp.run_file(o.script, print_value);
   } catch (const cas::Error& e) {
     std::cout.flush();
-    print_notices();
+    cas::report_notices(std::cout, std::cerr);
     cas::report_error(std::cerr, e, false, cas::color_wanted(2));
     return 1;
   } catch (const cas::DomainError& e) {
     std::cout.flush();
-    print_notices();
+    cas::report_notices(std::cout, std::cerr);
     std::cerr << "cas: " << e.what() << "\n";
     return 1;
   }
-  print_notices();
+  cas::report_notices(std::cout, std::cerr);
   return 0;
 }
 

@@ -234,7 +234,7 @@ void Session::run_entry(const std::string& text) {
       Value v = s.node->eval(interp_);
       std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - start;
       if (!v.is_none() && !s.silent) show_repl_value(interp_, v, std::cout);
-      for (const auto& notice : take_notices()) std::cerr << "notice: " << notice << "\n";
+      report_notices(std::cout, std::cerr);
       if (timer_) {
         const std::string engine = engine_last();
         char buf[64];

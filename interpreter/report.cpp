@@ -1,9 +1,12 @@
 #include "report.hpp"
 
+#include "algebra/dispatch.hpp"
+
 #include <unistd.h>
 
 #include <cstdlib>
 #include <ostream>
+#include <vector>
 
 namespace cas {
 
@@ -36,6 +39,13 @@ void report_error(std::ostream& err, const Error& e, bool show_source, bool colo
 
 void report_message(std::ostream& err, const std::string& message, bool color) {
   err << red(color) << "error: " << reset(color) << message << "\n";
+}
+
+void report_notices(std::ostream& out, std::ostream& err) {
+  std::vector<std::string> notices = take_notices();
+  if (notices.empty()) return;
+  out.flush();
+  for (const auto& notice : notices) err << "notice: " << notice << "\n";
 }
 
 }  // namespace cas
