@@ -103,17 +103,23 @@ __device__ inline std::uint64_t mul_shoup(std::uint64_t a, std::uint64_t w, std:
     std::uint64_t r = shoup_remainder(a, w, w_shoup, p);  // needs p < 2^63
     return r >= p ? r - p : r;
 }
+// x in [0, 4p) brought into [0, 2p), for 64-bit words with p < 2^62: 4p < 2^64 and 2p <= 2^63,
+// so x - 2p has its top bit set exactly when it wrapped (one signed test instead of a 64-bit
+// unsigned compare).
+__device__ __forceinline__ std::uint64_t below_two_p(std::uint64_t x, std::uint64_t two_p)
+{
+    const std::uint64_t reduced = x - two_p;
+    return static_cast<std::int64_t>(reduced) < 0 ? x : reduced;
+}
 // Harvey's lazy DIF butterfly on 64-bit words, p < 2^62: (a, b) -> (a + b, (a - b) w) with every
-// entry in [0, 2p) instead of [0, p). The sum is brought below 2p by one conditional subtraction:
-// sum < 4p < 2^64 and 2p <= 2^63, so sum - 2p has its top bit set exactly when it wrapped (one
-// signed test instead of a 64-bit unsigned compare). The difference plus 2p (below 4p) goes
-// through a Shoup product without its final correction, whose result is in [0, 2p) for any input.
+// entry in [0, 2p) instead of [0, p). The sum is brought below 2p by one conditional subtraction;
+// the difference plus 2p (below 4p) goes through a Shoup product without its final correction,
+// whose result is in [0, 2p) for any input.
 __device__ __forceinline__ void lazy_dif_butterfly(std::uint64_t& a, std::uint64_t& b, std::uint64_t w,
                                                    std::uint64_t w_shoup, std::uint64_t p)
 {
     const std::uint64_t x = a, y = b, two_p = p << 1;
-    const std::uint64_t sum = x + y, reduced = sum - two_p;
-    a = static_cast<std::int64_t>(reduced) < 0 ? sum : reduced;
+    a = below_two_p(x + y, two_p);
     b = shoup_remainder(x - y + two_p, w, w_shoup, p);
 }
 

@@ -167,9 +167,8 @@ __device__ __forceinline__ void dif_butterfly_unit(T& a, T& b, const Modulus<T>&
     T x = a, y = b;
     if constexpr (ARITH == arith_lazy) {
         const T two_p = m.p << 1;
-        T sum = x + y, diff = x - y + two_p;  // both in [0, 4p)
-        a = sum >= two_p ? sum - two_p : sum;
-        b = diff >= two_p ? diff - two_p : diff;
+        a = below_two_p(x + y, two_p);  // both in [0, 4p) before
+        b = below_two_p(x - y + two_p, two_p);
     } else if constexpr (goldilocks_arith(ARITH)) {
         a = goldilocks::add(x, y);
         b = goldilocks::sub(x, y);
