@@ -355,13 +355,34 @@ int log2_exact(std::size_t x)
 }
 
 
+// Three radix-256 passes at 2^24 (128-byte runs) as copies of words of `word` bytes, as the
+// engine runs them: the first in place on a, then a -> b (stride 256), then b -> a (contiguous).
+void radix256_first_pass(int sms, uint4* a, int log_n_v, int word)
+{
+    const int wl = log2_exact(std::size_t(16 / word)), log_c_v = log2_exact(std::size_t(128 / word)) - wl;
+    pattern_copy<8><<<unsigned(sms * 8), 256>>>(a, a, log_n_v, 8, log_c_v, 16 - wl, 1u << log_n_v);
+}
+void radix256_later_passes(int sms, uint4* a, uint4* b, int log_n_v, int word)
+{
+    const int wl = log2_exact(std::size_t(16 / word)), log_c_v = log2_exact(std::size_t(128 / word)) - wl;
+    pattern_copy<8><<<unsigned(sms * 8), 256>>>(a, b, log_n_v, 8, log_c_v, 8 - wl, 1u << log_n_v);
+    pattern_copy<8><<<unsigned(sms * 8), 256>>>(b, a, log_n_v, 8, log_c_v, -1, 1u << log_n_v);
+}
+
+// Once per kernel, before it is timed: its shared memory and (past 8) cluster size.
 template <class Kernel>
-void launch_cluster(Kernel kernel, int cluster_blocks, std::size_t blocks, std::size_t smem, const void* in, void* out,
-                    int log_n_v, bool report = false)
+void allow_cluster(Kernel kernel, int cluster_blocks, std::size_t smem)
 {
     check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)), "smem attribute");
     if (cluster_blocks > 8)
         check(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1), "cluster attribute");
+}
+
+// A kernel that allow_cluster has prepared, over clusters of cluster_blocks blocks.
+template <class Kernel>
+void launch_cluster(Kernel kernel, int cluster_blocks, std::size_t blocks, std::size_t smem, const void* in, void* out,
+                    int log_n_v, bool report = false)
+{
     cudaLaunchConfig_t config{};
     config.gridDim = dim3(unsigned(blocks));
     config.blockDim = dim3(256);
@@ -385,6 +406,7 @@ template <class Kernel>
 float cluster_launch_ms(Kernel kernel, int cluster_blocks, std::size_t blocks, std::size_t smem, int reps, const void* in,
                         void* out, int log_n_v)
 {
+    allow_cluster(kernel, cluster_blocks, smem);
     launch_cluster(kernel, cluster_blocks, blocks, smem, in, out, log_n_v, true);
     return median_ms(reps, [&] { launch_cluster(kernel, cluster_blocks, blocks, smem, in, out, log_n_v); });
 }
@@ -397,16 +419,14 @@ void cluster_copies(int sms, void* a, void* b, int reps)
     std::printf("\n%-5s %-44s %9s %8s\n", "word", "radix-4096 passes through a cluster", "ms", "GB/s");
     for (int word : {4, 8}) {
         const std::size_t bytes = std::size_t(word) << log_n, vectors = bytes / 16;
-        const int log_n_v = log2_exact(vectors), wl = log2_exact(std::size_t(16 / word));
-        const int log_c_v = log2_exact(std::size_t(128 / word)) - wl;
+        const int log_n_v = log2_exact(vectors);
         auto rate = [&](float ms, double sweeps) { return 2.0 * sweeps * double(bytes) / (ms * 1e6); };
         uint4 *A = static_cast<uint4*>(a), *B = static_cast<uint4*>(b);
         float copy_ms = median_ms(reps, [&] { plain_copy<<<unsigned(sms * 8), 256>>>(A, B, std::uint32_t(vectors)); });
         std::printf("%-5d %-44s %9.4f %8.0f\n", word, "plain copy", copy_ms, rate(copy_ms, 1));
         float three = median_ms(reps, [&] {
-            pattern_copy<8><<<unsigned(sms * 8), 256>>>(A, A, log_n_v, 8, log_c_v, 16 - wl, std::uint32_t(vectors));
-            pattern_copy<8><<<unsigned(sms * 8), 256>>>(A, B, log_n_v, 8, log_c_v, 8 - wl, std::uint32_t(vectors));
-            pattern_copy<8><<<unsigned(sms * 8), 256>>>(B, A, log_n_v, 8, log_c_v, -1, std::uint32_t(vectors));
+            radix256_first_pass(sms, A, log_n_v, word);
+            radix256_later_passes(sms, A, B, log_n_v, word);
         });
         std::printf("%-5d %-44s %9.4f %8.0f\n", word, "three radix-256 passes, 128-byte runs", three, rate(three, 3));
         const std::size_t tiles = (std::size_t(1) << log_n) / (std::size_t(4096) * (128 / word));
@@ -448,6 +468,7 @@ void cluster_copies(int sms, void* a, void* b, int reps)
     const int log_n_v = log_n - 2;
     auto run = [&](auto kernel, std::size_t smem) {
         check(cudaMemcpy(a, h.data(), n * 4, cudaMemcpyHostToDevice), "upload");
+        allow_cluster(kernel, 8, smem);
         launch_cluster(kernel, 8, (n / (4096 * 32)) * 8, smem, a, b, log_n_v);
         check(cudaMemcpy(got.data(), b, n * 4, cudaMemcpyDeviceToHost), "download");
     };
@@ -584,17 +605,13 @@ int main(int argc, char** argv)
                     "GB/s", resident);
         for (int word : {4, 8}) {
             const std::size_t bytes = std::size_t(word) << log_n, vectors = bytes / 16;
-            const int log_n_v = log2_exact(vectors), wl = log2_exact(std::size_t(16 / word));
-            const int log_c_v = log2_exact(std::size_t(128 / word)) - wl;
+            const int log_n_v = log2_exact(vectors);
             auto rate = [&](float ms) { return 6.0 * double(bytes) / (ms * 1e6); };  // three reads and writes
             uint4 *A = static_cast<uint4*>(a), *B = static_cast<uint4*>(b);
-            auto first_pass = [&] {
-                pattern_copy<8><<<unsigned(sms * 8), 256>>>(A, A, log_n_v, 8, log_c_v, 16 - wl, std::uint32_t(vectors));
-            };
+            auto first_pass = [&] { radix256_first_pass(sms, A, log_n_v, word); };
             float separate = median_ms(reps, [&] {
                 first_pass();
-                pattern_copy<8><<<unsigned(sms * 8), 256>>>(A, B, log_n_v, 8, log_c_v, 8 - wl, std::uint32_t(vectors));
-                pattern_copy<8><<<unsigned(sms * 8), 256>>>(B, A, log_n_v, 8, log_c_v, -1, std::uint32_t(vectors));
+                radix256_later_passes(sms, A, B, log_n_v, word);
             });
             std::printf("%-5d %-40s %9.4f %8.0f\n", word, "separate (3 launches)", separate, rate(separate));
             for (int per_sm : {resident, 4})
