@@ -243,6 +243,7 @@ void Session::run_entry(const std::string& text) {
       }
     }
   } catch (const Error& e) {
+    report_notices(std::cout, std::cerr);  // the failed statement's, before its error (as scripts do)
     report_error(std::cerr, e, true, color_);
   }
   interp_.flow = Flow::Normal;
