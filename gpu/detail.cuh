@@ -155,6 +155,7 @@ enum FastOption : unsigned {
     option_column_registers = 128,  // contiguous passes: first DIF stages in registers
     option_goldilocks = 512,        // p = 2^64 - 2^32 + 1: products by shifts and additions
     option_fold_pointwise = 1024,   // fused pointwise product: one Montgomery reduction, R into 1/n
+    option_discard_consumed = 2048, // passes after the first drop their input's lines from L2
 };
 unsigned fast_options();
 // Whether ntt_fast can fuse work into the passes of a transform of 2^log_n words (multi-pass).

@@ -127,7 +127,7 @@ void inverse_into(const std::uint64_t* in, std::uint64_t* out, std::size_t count
 // Tuning of the fast kernel, for the benchmark: shared-memory tile of 2^log_tile words, passes of
 // radix at most 2^log_max_radix, global-memory runs of 2^log_columns words. word_bytes is 4 or 8.
 void tune_fast(int word_bytes, int log_tile, int log_max_radix, int log_columns);
-// Optional steps of the fast path, for A/B measurements and tests (all but bit 6 on by default: 1727):
+// Optional steps of the fast path, for A/B measurements and tests (all but bit 6 on by default: 3775):
 // bit 0 per-pass twiddle tables (one product per inter-pass twiddle), bit 1 products fused into
 // the transform passes (zero padding, pointwise product, widening), bit 2 twiddles of the last
 // pass walked by Montgomery products instead of looked up, bit 3 the strided passes' twiddles
@@ -135,6 +135,8 @@ void tune_fast(int word_bytes, int log_tile, int log_max_radix, int log_columns)
 // strided passes in registers (bits 3-5: 32-bit words only), bit 7 the same on the last pass,
 // bit 9 the Goldilocks prime 2^64 - 2^32 + 1 reduced by shifts and additions instead of Shoup products,
 // bit 10 the fused pointwise product with one Montgomery reduction, its factor R folded into 1/n,
+// bit 11 passes drop their dead input (intermediates, a product's spectra) from L2 without
+// write-back, on arrays up to twice the L2,
 // bit 6 (benchmark diagnostic only, wrong results) no DFT stages. Returns the previous value.
 unsigned tune_fast_options(unsigned options);
 

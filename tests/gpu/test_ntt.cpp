@@ -264,8 +264,9 @@ TEST_CASE("layout variants of the fast passes give the same transforms", "[gpu][
                 forward(x32, n, 1, std::uint32_t(p), std::uint32_t(w));
                 narrow_reference = x32.to_host();
             }
-            // 191: + register stages on the last pass; 703, 515: Goldilocks
-            for (unsigned options : {19u, 51u, 63u, 191u, 703u, 515u}) {
+            // 191: + register stages on the last pass; 703, 515: Goldilocks; 2239, 3775 (default):
+            // + dead inputs dropped from L2 (bit 11)
+            for (unsigned options : {19u, 51u, 63u, 191u, 703u, 515u, 2239u, 3775u}) {
                 tune_fast_options(options);
                 INFO("p = " << hex(p) << ", n = 2^" << log_n << ", options " << options);
                 auto X = forward(x, n, p, w);

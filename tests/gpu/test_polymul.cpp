@@ -190,10 +190,11 @@ TEST_CASE("fused products (padding, pointwise product, widening inside the passe
     int max_log = multiplier() < 0.5 ? 14 : 19;
     // 191, 63, 51 and 19: the layout variants (register stages on the last pass, for
     // both word sizes; row-order stores and register stages of the 32-bit strided passes) with
-    // and without the twiddle walks; 15: walks alone; 1727 (default), 703, 1539 and 515: the
+    // and without the twiddle walks; 15: walks alone; 1727, 703, 1539 and 515: the
     // Goldilocks prime's own arithmetic, with and without the other options, and the pointwise
-    // product with one Montgomery reduction (R folded into 1/n: bit 1024) or two
-    for (unsigned options : {1727u, 703u, 1539u, 515u, 1215u, 191u, 63u, 1075u, 51u, 19u, 15u, 3u, 1026u, 0u, 4u}) {
+    // product with one Montgomery reduction (R folded into 1/n: bit 1024) or two; 3775 (default)
+    // and 2051: dead inputs dropped from L2 (bit 2048), the spectra in the fused product too
+    for (unsigned options : {3775u, 1727u, 2051u, 703u, 1539u, 515u, 1215u, 191u, 63u, 1075u, 51u, 19u, 15u, 3u, 1026u, 0u, 4u}) {
         FastOptions scope(options);
         for (std::uint64_t p : primes) {
             for (int log_n = 12; log_n <= max_log; ++log_n) {
@@ -214,7 +215,7 @@ TEST_CASE("unreduced operand words are reduced mod p, in the fused and the unfus
     std::vector<std::uint64_t> primes = {ntt_primes(31, 22, 1).at(0), ntt_primes(62, 22, 1).at(0),
                                          ntt_primes(64, 22, 1).at(0), odd_heavy_prime(63), 0xFFFFFFFF00000001ull,
                                          4294967291ull};
-    for (unsigned options : {1727u, 703u, 63u, 15u, 0u}) {
+    for (unsigned options : {3775u, 1727u, 703u, 63u, 15u, 0u}) {
         FastOptions scope(options);
         for (std::uint64_t p : primes) {
             std::size_t na = 5000 + rng()() % 3000, nb = 9000 + rng()() % 3000;
