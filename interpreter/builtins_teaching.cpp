@@ -93,6 +93,7 @@ Value evaltable(CallContext& c) {
   const ModulusPtr m = modulus_of_root(c.args[1], "evaltable");
   const ModPoly f = polynomial_over(c, 0, m, "evaltable");
   const ulong n = count_arg(c, 2, "evaltable");
+  if (n == 0) throw DomainError("evaltable: n must be at least 1");
   const teaching::EvaluationTable table = teaching::evaluation_table(f, c.args[1], n, "evaltable");
   explain_trace("evaluation table", n, 0, c.args[1]);
   teaching::write_evaluation_table(c.interp.out(), table, format(Value::modpoly(f)));

@@ -24,6 +24,7 @@ struct State {
   std::vector<size_t> name_marks;
   std::vector<std::vector<Statement>> blocks;
   bool silent = false;
+  size_t nesting = 0;  // the operands and blocks being read, one inside the other
 
   Position at(const char* p) const { return Position{source.get(), static_cast<uint32_t>(p - base)}; }
   NodePtr pop() {
@@ -387,6 +388,37 @@ struct action<g::assignment> {
   }
 };
 
+// Operands and blocks nest on the C++ stack, in the parser, the evaluator and the destructors, so
+// their depth is limited: a megabyte of '(' overflowed the stack instead of giving an error.
+constexpr size_t max_nesting = 10000;
+
+template <typename Rule>
+struct control : g::control<Rule> {};
+
+template <typename Rule>
+struct nesting_control : g::control<Rule> {
+  template <typename Input>
+  static void start(const Input& in, State& s) {
+    if (++s.nesting > max_nesting)
+      throw pegtl::parse_error("too deeply nested (more than " + std::to_string(max_nesting) +
+                                   " levels of brackets, operators or blocks)",
+                               in);
+  }
+  template <typename Input>
+  static void success(const Input&, State& s) {
+    s.nesting--;
+  }
+  template <typename Input>
+  static void failure(const Input& in, State& s) {
+    s.nesting--;
+    g::control<Rule>::failure(in, s);
+  }
+};
+// Every level of brackets, '-', '^' and calls passes through one unary; 'not' through one negated.
+template <> struct control<g::unary> : nesting_control<g::unary> {};
+template <> struct control<g::negated> : nesting_control<g::negated> {};
+template <> struct control<g::block> : nesting_control<g::block> {};
+
 std::string found_text(const std::string& text, size_t offset) {
   if (offset >= text.size()) return "the end of the input";
   char c = text[offset];
@@ -413,7 +445,7 @@ std::vector<Statement> parse_statements(const SourcePtr& source) {
   state.blocks.emplace_back();
   pegtl::memory_input<> in(source->text, source->name);
   try {
-    pegtl::parse<g::program, action, g::control>(in, state);
+    pegtl::parse<g::program, action, control>(in, state);
   } catch (const pegtl::parse_error& e) {
     size_t offset = e.positions().empty() ? source->text.size() : e.positions().front().byte;
     Error error(Position{source.get(), static_cast<uint32_t>(offset)},

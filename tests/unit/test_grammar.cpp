@@ -302,6 +302,35 @@ TEST_CASE("wrong input: an error at the place it went wrong, not at the end", "[
   });
 }
 
+// A megabyte of '(' overflowed the interpreter's 1 GiB stack in the parser (a crash, not an error);
+// 100000 levels are enough to show the limit.
+TEST_CASE("nesting is limited: an error where it gets too deep, not a stack overflow", "[grammar][errors]") {
+  auto nested = [](size_t levels, const std::string& open, const std::string& middle, const std::string& close) {
+    std::string s;
+    for (size_t i = 0; i < levels; i++) s += open;
+    s += middle;
+    for (size_t i = 0; i < levels; i++) s += close;
+    return s;
+  };
+  cas::test::on_big_stack([&] {
+    for (const std::string& source : {nested(100000, "(", "1", ")"), nested(100000, "[", "1", "]"),
+                                      nested(100000, "-", "1", ""), nested(100000, "not ", "true", ""),
+                                      nested(100000, "2^", "1", ""), nested(100000, "if true {", "1", "}")}) {
+      Session s;
+      auto e = s.error(source);
+      REQUIRE(e);
+      CHECK_THAT(e->message(), Catch::Contains("too deeply nested (more than 10000 levels"));
+      CHECK(e->where().line_column().line == 1);
+      CHECK(!e->at_end_of_input);
+    }
+    CHECK(show(nested(9999, "(", "1", ")")) == "1");
+    CHECK(show("len(" + nested(9998, "[", "1", "]") + ")") == "1");
+    CHECK(show(nested(9998, "-", "1", "")) == "1");
+    CHECK(show(nested(9998, "not ", "true", "")) == "true");
+    CHECK(show("v = 0\n" + nested(9999, "if true {", "v = 1", "}") + "\nv") == "1");
+  });
+}
+
 TEST_CASE("errors found while resolving names and running", "[grammar][errors]") {
   check_failures({
       {"break", "'break' outside a loop", 1, 1, false},
