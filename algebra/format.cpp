@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <memory>
+#include <unordered_map>
 
 namespace cas {
 
@@ -63,34 +64,6 @@ std::string format_terms(slong length, CoeffAt coeff, const FormatOptions& optio
   return out;
 }
 
-std::string format_vector_items(const std::vector<Value>& items, const FormatOptions& options, bool lifted);
-
-// The body of a value over Z/pZ, printed as its lift (used inside `[...] mod p`).
-std::string format_lifted(const Value& v, const FormatOptions& options) {
-  switch (v.kind()) {
-    case Kind::Mod: return fmpz_to_string(v.as_int());
-    case Kind::ModPoly: return format_modpoly_body(v.as_modpoly(), options);
-    case Kind::Vec: return format_vector_items(v.as_vec(), options, true);
-    default: return format(v, options);
-  }
-}
-
-std::string format_vector_items(const std::vector<Value>& items, const FormatOptions& options, bool lifted) {
-  const size_t keep = options.elide_keep;
-  const bool elide = options.elide_above && items.size() > options.elide_above && items.size() > 2 * keep;
-  std::string out = "[";
-  for (size_t i = 0; i < items.size(); i++) {
-    if (i) out += ", ";
-    if (elide && i == keep) {
-      out += "... " + std::to_string(items.size() - 2 * keep) + " more entries ...";
-      i = items.size() - keep - 1;
-      continue;
-    }
-    out += lifted ? format_lifted(items[i], options) : format(items[i], options);
-  }
-  return out + "]";
-}
-
 bool is_matrix(const std::vector<Value>& rows) {
   if (rows.size() < 2 || !rows[0].is(Kind::Vec) || rows[0].as_vec().empty()) return false;
   const size_t columns = rows[0].as_vec().size();
@@ -128,6 +101,101 @@ bool shown_as_grid(const std::vector<Value>& items, const FormatOptions& options
   if (!options.grid || !is_matrix(items)) return false;
   const size_t limit = options.elide_above;
   return !limit || (items.size() <= limit && items[0].as_vec().size() <= limit);
+}
+
+// Prints one value, nested vectors included, into one string. A vector over one Z/pZ is printed
+// as `[...] mod p` with its entries lifted, so each vector needs its common modulus; asking
+// common_modulus at every level read all the levels below again (quadratic in the depth), so the
+// moduli are found once per vector and remembered.
+class Printer {
+ public:
+  explicit Printer(const FormatOptions& options) : options_(options) {}
+
+  void value(const Value& v);
+  std::string take() { return std::move(out_); }
+
+ private:
+  ModulusPtr modulus_of(const Value& v);
+  ModulusPtr search_modulus(const Value& v);
+  void lifted(const Value& v);
+  void vector(const Value& v);
+  void items(const std::vector<Value>& items, bool lifted);
+
+  const FormatOptions& options_;
+  std::string out_;
+  std::unordered_map<const Value*, ModulusPtr> moduli_;  // vectors whose modulus is known
+};
+
+// common_modulus(v), remembering the answer for every vector met on the way.
+ModulusPtr Printer::modulus_of(const Value& v) {
+  if (!v.is(Kind::Vec) || v.vec_size() == 0 || v.packed_residues()) return common_modulus(v);
+  if (auto known = moduli_.find(&v); known != moduli_.end()) return known->second;
+  ModulusPtr m = search_modulus(v);
+  moduli_.emplace(&v, m);
+  return m;
+}
+
+// As common_modulus: the one modulus of every entry, or null.
+ModulusPtr Printer::search_modulus(const Value& v) {
+  ModulusPtr first;
+  for (const Value& e : v.as_vec()) {
+    if (first && e.is(Kind::Mod)) {
+      if (!same_modulus(e.modulus_raw(), first.get())) return nullptr;
+      continue;
+    }
+    ModulusPtr m = modulus_of(e);
+    if (!m) return nullptr;
+    if (!first)
+      first = std::move(m);
+    else if (!same_modulus(first, m))
+      return nullptr;
+  }
+  return first;
+}
+
+void Printer::value(const Value& v) {
+  if (v.is(Kind::Vec))
+    vector(v);
+  else
+    out_ += format(v, options_);
+}
+
+// The body of a value over Z/pZ, printed as its lift (used inside `[...] mod p`).
+void Printer::lifted(const Value& v) {
+  switch (v.kind()) {
+    case Kind::Mod: out_ += fmpz_to_string(v.as_int()); break;
+    case Kind::ModPoly: out_ += format_modpoly_body(v.as_modpoly(), options_); break;
+    case Kind::Vec: items(v.as_vec(), true); break;
+    default: value(v);
+  }
+}
+
+void Printer::vector(const Value& v) {
+  const ModulusPtr m = modulus_of(v);
+  if (shown_as_grid(v.as_vec(), options_))
+    out_ += format_grid(v.as_vec(), m != nullptr);
+  else
+    items(v.as_vec(), m != nullptr);
+  if (m) out_ += " mod " + m->to_string();
+}
+
+void Printer::items(const std::vector<Value>& items, bool lifted_entries) {
+  const size_t keep = options_.elide_keep;
+  const bool elide = options_.elide_above && items.size() > options_.elide_above && items.size() > 2 * keep;
+  out_ += "[";
+  for (size_t i = 0; i < items.size(); i++) {
+    if (i) out_ += ", ";
+    if (elide && i == keep) {
+      out_ += "... " + std::to_string(items.size() - 2 * keep) + " more entries ...";
+      i = items.size() - keep - 1;
+      continue;
+    }
+    if (lifted_entries)
+      lifted(items[i]);
+    else
+      value(items[i]);
+  }
+  out_ += "]";
 }
 
 std::string quote(const std::string& s) {
@@ -178,10 +246,9 @@ std::string format(const Value& v, const FormatOptions& options) {
       return (several_terms ? "(" + body + ")" : body) + " mod " + v.modulus()->to_string();
     }
     case Kind::Vec: {
-      const ModulusPtr m = common_modulus(v);
-      const std::string items = shown_as_grid(v.as_vec(), options) ? format_grid(v.as_vec(), m != nullptr)
-                                                                   : format_vector_items(v.as_vec(), options, m != nullptr);
-      return m ? items + " mod " + m->to_string() : items;
+      Printer printer(options);
+      printer.value(v);
+      return printer.take();
     }
     case Kind::Str: return quote(v.as_str());
   }
@@ -203,17 +270,61 @@ std::string type_description(const Value& v) {
   return "a value";
 }
 
-std::string describe(const Value& v) {
+namespace {
+
+// The digits [begin, end) of `text` appended to `out`, the middle left out when there are many.
+void append_digits(std::string& out, const std::string& text, size_t begin, size_t end) {
+  constexpr size_t kept = 20;  // at each end
+  const size_t count = end - begin;
+  if (count <= max_digits_in_messages) {
+    out.append(text, begin, count);
+    return;
+  }
+  out.append(text, begin, kept);
+  out += "...";
+  out.append(text, end - kept, kept);
+  out += " (" + std::to_string(count) + " digits)";
+}
+
+}  // namespace
+
+std::string abbreviate_numbers(const std::string& message) {
+  auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+  std::string out;
+  size_t i = 0;
+  while (i < message.size()) {
+    if (!is_digit(message[i])) {
+      out += message[i++];
+      continue;
+    }
+    size_t end = i;
+    while (end < message.size() && is_digit(message[end])) end++;
+    append_digits(out, message, i, end);
+    i = end;
+  }
+  return out;
+}
+
+std::string format_for_message(const Value& v) {
   FormatOptions shortened;
   shortened.elide_above = 8;
   shortened.elide_keep = 2;
+  return abbreviate_numbers(format(v, shortened));
+}
+
+std::string describe(const Value& v) {
   switch (v.kind()) {
     case Kind::Vec: return "a vector of length " + std::to_string(v.vec_size());
     case Kind::None: return "nothing";
     default: {
+      FormatOptions shortened;
+      shortened.elide_above = 8;
+      shortened.elide_keep = 2;
       std::string text = format(v, shortened);
-      if (text.size() > 60) text = text.substr(0, 57) + "...";
-      return text;
+      if (text.size() <= 60) return text;
+      // A long number keeps its first and last digits and its length; anything else is cut.
+      std::string abbreviated = abbreviate_numbers(text);
+      return abbreviated.size() < text.size() ? abbreviated : text.substr(0, 57) + "...";
     }
   }
 }

@@ -20,6 +20,14 @@ struct FormatOptions {
 std::string format(const Value& v, const FormatOptions& options = {});
 // How a value is named in error messages: "the integer 7", "16 mod 17", "a vector of length 3".
 std::string describe(const Value& v);
+// A value quoted in an error message: long polynomials and vectors elided, long integers
+// abbreviated as by abbreviate_numbers. Results are printed whole; only messages shorten.
+std::string format_for_message(const Value& v);
+// A message with every run of more than max_digits digits shortened to its first and last
+// digits and its length, "20035299304068464649...45587596709861539156736 (19729 digits)", so
+// that an error quoting 2^65536 stays readable.
+constexpr size_t max_digits_in_messages = 200;
+std::string abbreviate_numbers(const std::string& message);
 // The type in words: "an integer", "an element of Z/17Z", "a polynomial in Z[x]".
 std::string type_description(const Value& v);
 

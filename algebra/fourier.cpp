@@ -282,6 +282,8 @@ void scale_words_by_inverse_length(Words& a, const Modulus& m, const char* what)
 
 void require_primitive_root(const Value& w, ulong n, const char* what) {
   const ModulusPtr m = root_modulus(w, what);
+  // w^0 = 1 and 0 has no prime factors, so n = 0 would pass the checks below.
+  if (n == 0) throw DomainError(std::string(what) + ": n must be at least 1 (there is no primitive 0th root of unity)");
   auto power_is_one = [&](ulong e) {
     Fmpz power, exponent(e);
     fmpz_powm(power.get(), w.as_int(), exponent.get(), m->value());

@@ -25,6 +25,14 @@ bool any_poly(const CallContext& c) {
   return false;
 }
 
+// gcd, lcm and xgcd of integers are those of Z; as soon as one argument is a polynomial or an
+// element of Z/pZ, the arguments are polynomials (gcd(2 mod 7, 3 mod 7) is 1, as in Z/7Z[x]).
+bool any_poly_or_residue(const CallContext& c) {
+  for (const Value& v : c.args)
+    if (is_poly(v) || v.is(Kind::Mod)) return true;
+  return false;
+}
+
 [[noreturn]] void needs_integers_or_polys(const CallContext& c, const char* fn) {
   throw DomainError(std::string(fn) + ": needs two integers or two polynomials, not " + describe(c.args[0]) +
                     " and " + describe(c.args[1]));
@@ -38,7 +46,7 @@ Value builtin_gcd(CallContext& c) {
     fmpz_gcd(g.get(), c.args[0].as_int(), c.args[1].as_int());
     return integer_value(std::move(g));
   }
-  if (!any_poly(c)) needs_integers_or_polys(c, "gcd");
+  if (!any_poly_or_residue(c)) needs_integers_or_polys(c, "gcd");
   if (ModulusPtr m = poly_ring(c, {0, 1}, "gcd")) return Value::modpoly(gcd(modpoly_arg(c, 0, m), modpoly_arg(c, 1, m)));
   ZPoly g;
   fmpz_poly_gcd(g.get(), zpoly_arg(c, 0).get(), zpoly_arg(c, 1).get());
@@ -51,7 +59,7 @@ Value builtin_lcm(CallContext& c) {
     fmpz_lcm(l.get(), c.args[0].as_int(), c.args[1].as_int());
     return integer_value(std::move(l));
   }
-  if (!any_poly(c)) needs_integers_or_polys(c, "lcm");
+  if (!any_poly_or_residue(c)) needs_integers_or_polys(c, "lcm");
   if (ModulusPtr m = poly_ring(c, {0, 1}, "lcm")) {
     m->require_field("lcm");
     ModPoly a = modpoly_arg(c, 0, m), b = modpoly_arg(c, 1, m);
@@ -69,7 +77,7 @@ Value builtin_xgcd(CallContext& c) {
     fmpz_xgcd(g.get(), s.get(), t.get(), c.args[0].as_int(), c.args[1].as_int());
     return Value::vec({integer_value(std::move(g)), integer_value(std::move(s)), integer_value(std::move(t))});
   }
-  if (!any_poly(c)) needs_integers_or_polys(c, "xgcd");
+  if (!any_poly_or_residue(c)) needs_integers_or_polys(c, "xgcd");
   ModulusPtr m = poly_ring(c, {0, 1}, "xgcd");
   if (!m)
     throw DomainError("xgcd: polynomials need a field (Z[x] has no Bezout identity in general): reduce mod p, "
@@ -316,7 +324,8 @@ Value builtin_binomial(CallContext& c) {
 void register_integer_builtins(Registry& r) {
   r.reg("gcd", 2, builtin_gcd,
         "gcd(a, b): the greatest common divisor. Integers: non-negative, gcd(0, 0) = 0. Polynomials over Z/pZ "
-        "(p prime): monic; in Z[x]: with positive leading coefficient.");
+        "(p prime): monic; in Z[x]: with positive leading coefficient. Elements of Z/pZ are constant polynomials: "
+        "gcd(2 mod 7, 3 mod 7) = 1 mod 7, as in Z/7Z[x].");
   r.reg("lcm", 2, builtin_lcm,
         "lcm(a, b): the least common multiple of two integers (non-negative) or two polynomials (monic over "
         "Z/pZ, positive leading coefficient in Z[x]).");

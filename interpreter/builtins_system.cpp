@@ -26,7 +26,7 @@ Value assert_(CallContext& c) {
   if (!cond.is(Kind::Bool)) throw DomainError("assert: the condition must be true or false, not " + describe(cond));
   if (cond.as_bool()) return Value();
   std::string message = "assertion failed";
-  if (c.args.size() > 1) message += ": " + (c.args[1].is(Kind::Str) ? c.args[1].as_str() : format(c.args[1]));
+  if (c.args.size() > 1) message += ": " + (c.args[1].is(Kind::Str) ? c.args[1].as_str() : format_for_message(c.args[1]));
   throw DomainError(message);
 }
 

@@ -1,5 +1,7 @@
 #include "error.hpp"
 
+#include "algebra/format.hpp"
+
 namespace cas {
 
 LineColumn Position::line_column() const {
@@ -32,6 +34,9 @@ std::string Position::to_string() const {
   return (source ? source->name : std::string("<input>")) + ":" + std::to_string(lc.line) + ":" +
          std::to_string(lc.column);
 }
+
+Error::Error(Position where, const std::string& message)
+    : std::runtime_error(abbreviate_numbers(message)), where_(where), message_(what()) {}
 
 std::string Error::located() const { return where_.to_string() + ": " + message_; }
 

@@ -32,8 +32,9 @@ struct Position {
 
 class Error : public std::runtime_error {
  public:
-  Error(Position where, std::string message)
-      : std::runtime_error(message), where_(where), message_(std::move(message)) {}
+  // Long numbers in the message are abbreviated (abbreviate_numbers): 19729 digits of 2^65536
+  // would bury the error.
+  Error(Position where, const std::string& message);
   const Position& where() const { return where_; }
   const std::string& message() const { return message_; }
   // "file:line:col: message"

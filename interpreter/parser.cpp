@@ -4,6 +4,7 @@
 
 #include <flint/fmpz.h>
 
+#include <cmath>
 #include <cstdlib>
 
 namespace cas {
@@ -123,11 +124,27 @@ struct action<g::integer_literal> {
   }
 };
 
+// A real literal is a double: one beyond its range is an error where it stands, not inf or 0.0
+// (neither of which reads back as the number written).
+double real_value(const std::string& text, Position where) {
+  const double d = std::strtod(text.c_str(), nullptr);
+  if (std::isinf(d))
+    throw Error(where, "the real number " + text + " is too large (a real is a double, at most about 1.8e308; " +
+                           "integers have any size, e.g. 10^400)");
+  const std::string mantissa = text.substr(0, text.find_first_of("eE"));
+  const bool written_zero = mantissa.find_first_of("123456789") == std::string::npos;
+  if (d == 0 && !written_zero)
+    throw Error(where, "the real number " + text + " is too small: it would be 0.0 (a real is a double, " +
+                           "at least about 4.9e-324 unless 0)");
+  return d;
+}
+
 template <>
 struct action<g::real_literal> {
   template <typename Input>
   static void apply(const Input& in, State& s) {
-    s.nodes.push_back(std::make_unique<Constant>(s.at(in.begin()), Value::real(std::strtod(in.string().c_str(), nullptr))));
+    const Position where = s.at(in.begin());
+    s.nodes.push_back(std::make_unique<Constant>(where, Value::real(real_value(in.string(), where))));
   }
 };
 

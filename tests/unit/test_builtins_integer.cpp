@@ -97,8 +97,23 @@ TEST_CASE("xgcd of integers: [g, s, t] with g = s*a + t*b", "[builtins][integer]
   }
 }
 
+// gcd refused two elements of Z/pZ that resultant took; over a field, nonzero constants have gcd 1.
+TEST_CASE("gcd, lcm and xgcd take elements of Z/pZ as constant polynomials", "[builtins][integer]") {
+  CHECK(show("gcd(2 mod 7, 3 mod 7)") == "1 mod 7");
+  CHECK(show("gcd(2 mod 7, 3)") == "1 mod 7");
+  CHECK(show("gcd(0 mod 7, 3 mod 7)") == "1 mod 7");
+  CHECK(show("gcd(0 mod 7, 0 mod 7)") == "0 mod 7");
+  CHECK(show("gcd(2 mod 7, 3 mod 7) == gcd(2 mod 7, x + 3 mod 7)") == "true");
+  CHECK(show("lcm(2 mod 7, 3 mod 7)") == "1 mod 7");
+  CHECK(show("lcm(0 mod 7, 3 mod 7)") == "0 mod 7");
+  CHECK(show("xgcd(2 mod 7, 3 mod 7)") == "[1, 0, 5] mod 7");
+  CHECK(show("resultant(2 mod 7, 3 mod 7)") == "1 mod 7");
+  CHECK(error_message("gcd(2 mod 6, 3 mod 6)") == "gcd needs a field, but 6 is not prime (2 mod 6 is not invertible)");
+  CHECK(error_message("lcm(2 mod 7, 3 mod 11)") == "lcm: cannot mix Z/7Z and Z/11Z");
+}
+
 TEST_CASE("gcd, lcm and xgcd errors name the arguments", "[builtins][integer][errors]") {
-  CHECK(error_message("gcd(2 mod 5, 3 mod 5)") == "gcd: needs two integers or two polynomials, not 2 mod 5 and 3 mod 5");
+  CHECK(error_message("gcd(\"a\", [1])") == "gcd: needs two integers or two polynomials, not \"a\" and a vector of length 1");
   CHECK(error_message("lcm(\"a\", 3)").find("lcm: needs two integers or two polynomials") == 0);
   CHECK(error_message("xgcd([1], 3)").find("xgcd: needs two integers or two polynomials") == 0);
   CHECK(error_message("gcd(1)").find("gcd") != std::string::npos);

@@ -63,6 +63,70 @@ TEST_CASE("vectors, strings and nested vectors over Z/pZ", "[format]") {
   CHECK(show("\"say \\\"hi\\\"\"") == "\"say \\\"hi\\\"\"");
 }
 
+namespace {
+
+// `inner` wrapped in `depth` pairs of brackets.
+Value nested(Value inner, int depth) {
+  for (int i = 0; i < depth; i++) inner = Value::vec({std::move(inner)});
+  return inner;
+}
+
+std::string brackets(const std::string& inner, int depth) {
+  return std::string(static_cast<size_t>(depth), '[') + inner + std::string(static_cast<size_t>(depth), ']');
+}
+
+}  // namespace
+
+// Each vector's common modulus is found once (printing was quadratic in the depth); the printed
+// form must not change: the outermost vector over one Z/pZ says `mod p`, the entries are lifted.
+TEST_CASE("nested vectors over Z/pZ print their modulus once, at the outermost level over it", "[format]") {
+  CHECK(show("[[[1 mod 7], [2 mod 7]], [[x mod 7]]]") == "[[[1], [2]], [[x]]] mod 7");
+  CHECK(show("[[[1 mod 7], [2 mod 11]], [[x mod 7], 3]]") == "[[[1] mod 7, [2] mod 11], [[x] mod 7, 3]]");
+  CHECK(show("[[1 mod 7, [2 mod 7]], [[3 mod 5]], 4]") == "[[1, [2]] mod 7, [[3]] mod 5, 4]");
+  CHECK(show("[[], [1 mod 7]]") == "[[], [1] mod 7]");  // [] has no modulus, so none is common
+  CHECK(show("[[(x + 1) mod 7, 2 mod 7], [[3 mod 7]]]") == "[[x + 1, 2], [[3]]] mod 7");
+
+  const ModulusPtr m7 = cas::make_modulus(7), m11 = cas::make_modulus(11);
+  Fmpz three(3), four(4);
+  const int depth = 300;
+  const Value deep = nested(Value::mod(three.get(), m7), depth);
+  CHECK(cas::format(deep) == brackets("3", depth) + " mod 7");
+  // Mixed at the top: each branch keeps its own modulus, however deep.
+  const Value mixed = Value::vec({deep, nested(Value::mod(four.get(), m11), depth), nested(Value::integer(slong{5}), depth)});
+  CHECK(cas::format(mixed) == "[" + brackets("3", depth) + " mod 7, " + brackets("4", depth) + " mod 11, " +
+                                  brackets("5", depth) + "]");
+  // Mixed at the bottom: no level has a common modulus.
+  const Value bottom = nested(Value::vec({Value::mod(three.get(), m7), Value::mod(four.get(), m11)}), depth);
+  CHECK(cas::format(bottom) == brackets("3 mod 7, 4 mod 11", depth + 1));
+}
+
+// Only error messages abbreviate: a result is printed whole.
+TEST_CASE("long numbers are abbreviated in error messages, never in results", "[format][errors]") {
+  const std::string digits_200(200, '7'), digits_201 = "1" + std::string(199, '0') + "9";
+  CHECK(cas::abbreviate_numbers("index " + digits_200 + " is out of range") ==
+        "index " + digits_200 + " is out of range");
+  CHECK(cas::abbreviate_numbers("index " + digits_201 + " is out of range") ==
+        "index 10000000000000000000...00000000000000000009 (201 digits) is out of range");
+  CHECK(cas::abbreviate_numbers("-" + digits_201 + " mod 7") ==
+        "-10000000000000000000...00000000000000000009 (201 digits) mod 7");
+  CHECK(cas::abbreviate_numbers("") == "");
+
+  Session s;
+  s.eval("h = 2^2^2^2^2");  // 2^65536, 19729 digits
+  CHECK(s.show("h").size() == 19729);
+  CHECK(s.show("h mod (h + 1)").size() == 19729 + 5 + 19729);
+  const std::string h = "20035299304068464649...45587895905719156736 (19729 digits)";
+  CHECK(s.error("[1, 2][h]")->message() ==
+        "index " + h + " is out of range for a vector of length 2 (indices start at 0)");
+  CHECK(s.error("not h")->message() == "'not' needs true or false, not " + h);
+  CHECK(s.error("invmod(h, 2*h)")->message() ==
+        "invmod: " + h + " mod 40070598608136929299...91175791811438313472 (19729 digits) is not invertible");
+  // A vector or polynomial quoted by assert is elided as well.
+  CHECK(s.error("assert(false, [h, 1, 2, 3, 4, 5, 6, 7, 8, 9])")->message() ==
+        "assertion failed: [" + h + ", 1, ... 6 more entries ..., 8, 9]");
+  CHECK(s.error("assert(false, h*x^9 + x)")->message() == "assertion failed: " + h + "*x^9 + x");
+}
+
 // ---- the round trip ------------------------------------------------------------------
 
 namespace {

@@ -291,6 +291,11 @@ TEST_CASE("the transforms refuse bad lengths, roots and vectors", "[fourier][err
         "ifft: 16 mod 17 is not a primitive 4th root of unity (already its 2nd power is 1)");
   CHECK(domain_error([&] { cas::fft(vec17({1, 2}), Value::integer(slong{2})); }).find("must be an element of Z/pZ") !=
         std::string::npos);
+  // w^0 = 1 and 0 has no prime factor: without its own check, n = 0 passed.
+  CHECK(domain_error([&] { cas::require_primitive_root(mod17(2), 0, "fft"); }) ==
+        "fft: n must be at least 1 (there is no primitive 0th root of unity)");
+  CHECK(domain_error([&] { cas::require_primitive_root(mod17(1), 0, "fft"); }) ==
+        "fft: n must be at least 1 (there is no primitive 0th root of unity)");
   CHECK(domain_error([&] { cas::convolve(vec17({1, 2, 3}), vec17({1, 2}), false); }) ==
         "convolve: the vectors must have one length, not 3 and 2");
   Fmpz one(1);

@@ -302,6 +302,20 @@ TEST_CASE("wrong input: an error at the place it went wrong, not at the end", "[
   });
 }
 
+// 1e400 was inf and 1e-400 was 0.0, neither of which reads back as the number written.
+TEST_CASE("a real literal beyond the range of a double is an error where it stands", "[grammar][errors]") {
+  check_failures({
+      {"1e400", "the real number 1e400 is too large (a real is a double, at most about 1.8e308", 1, 1, false},
+      {"x = 2 * 1.5E+309", "the real number 1.5E+309 is too large", 1, 9, false},
+      {"[1,\n  -1e-400]", "the real number 1e-400 is too small: it would be 0.0", 2, 4, false},
+  });
+  CHECK(show("1e308") == "1e+308");
+  CHECK(show("2.5e-3") == "0.0025");
+  CHECK(show("5e-324") == "5e-324");  // the smallest double, denormal
+  CHECK(show("0.0e-999") == "0.0");   // zero as written
+  CHECK(show("0e400") == "0.0");
+}
+
 // A megabyte of '(' overflowed the interpreter's 1 GiB stack in the parser (a crash, not an error);
 // 100000 levels are enough to show the limit.
 TEST_CASE("nesting is limited: an error where it gets too deep, not a stack overflow", "[grammar][errors]") {
