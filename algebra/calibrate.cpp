@@ -33,9 +33,15 @@ double median_seconds(int runs, F&& f) {
   return t[t.size() / 2];
 }
 
+// n uniform coefficients mod p, the leading one nonzero: a product of the length it claims
+// (nmod_poly_randtest picks a length up to n, and its products made the 32-bit rows' timings
+// jump between 0 and the true time).
 ModPoly random_poly(const ModulusPtr& m, slong n, flint_rand_t state) {
   ModPoly f(m);
-  nmod_poly_randtest(f.nmod(), state, n);
+  nmod_poly_fit_length(f.nmod(), n);
+  for (slong i = 0; i < n; i++) f.nmod()->coeffs[i] = n_randint(state, m->word());
+  if (f.nmod()->coeffs[n - 1] == 0) f.nmod()->coeffs[n - 1] = 1;
+  f.nmod()->length = n;
   return f;
 }
 
@@ -108,6 +114,13 @@ Timing time_integer_product(ulong bits, flint_rand_t state) {
   return time_engines(static_cast<size_t>(bits), runs, [&] { multiply(c.get(), a.get(), b.get()); });
 }
 
+// The first prime above `from` with p = 3 mod 4: p - 1 has one factor 2, so a product needs CRT.
+ulong prime_without_2_adic_roots(ulong from) {
+  ulong p = n_nextprime(from + 12345, 1);
+  while ((p - 1) % 4 == 0) p = n_nextprime(p, 1);
+  return p;
+}
+
 // The smallest measured length from which the GPU wins at every larger measured length.
 size_t crossover(const std::vector<Timing>& timings) {
   size_t best = SIZE_MAX;
@@ -121,7 +134,8 @@ constexpr double clear_win = 4.0;
 
 Timing time_operation(GpuOperation op, const ModulusPtr& m, int k, flint_rand_t state) {
   switch (op) {
-    case GpuOperation::Transform: return time_transform(m, ulong{1} << k, state);
+    case GpuOperation::Transform:
+    case GpuOperation::Transform32: return time_transform(m, ulong{1} << k, state);
     case GpuOperation::ProductZ: return time_z_product(slong{1} << (k - 1), state);
     case GpuOperation::ProductInteger: return time_integer_product(ulong{1} << k, state);
     default: return time_product(m, slong{1} << (k - 1), state);
@@ -173,10 +187,10 @@ Crossovers calibrate(std::ostream& log) {
   flint_randinit(state);
   Crossovers result = crossovers();
   result.origin = crossover_config_path();
-  // An NTT prime (2^64 - 2^32 + 1 has 2^32 | p - 1) and a 62-bit prime without 2-adic roots.
-  const ulong ntt_prime = 18446744069414584321ull;
-  ulong crt_prime = n_nextprime((1ull << 62) + 12345, 1);
-  while ((crt_prime - 1) % 4 == 0) crt_prime = n_nextprime(crt_prime, 1);
+  // NTT primes (2^64 - 2^32 + 1 has 2^32 | p - 1; 998244353 = 119 2^23 + 1, the usual one below
+  // 2^32) and primes without 2-adic roots (62 and 30 bits).
+  const ulong ntt_prime = 18446744069414584321ull, ntt_prime32 = 998244353;
+  const ulong crt_prime = prime_without_2_adic_roots(ulong{1} << 62), crt_prime32 = prime_without_2_adic_roots(ulong{1} << 30);
   const struct {
     GpuOperation op;
     ulong p;
@@ -184,7 +198,10 @@ Crossovers calibrate(std::ostream& log) {
                {GpuOperation::ProductCrt, crt_prime},
                {GpuOperation::Transform, ntt_prime},
                {GpuOperation::ProductZ, ntt_prime},  // the modulus is unused for these two
-               {GpuOperation::ProductInteger, ntt_prime}};
+               {GpuOperation::ProductInteger, ntt_prime},
+               {GpuOperation::ProductNttPrime32, ntt_prime32},
+               {GpuOperation::ProductCrt32, crt_prime32},
+               {GpuOperation::Transform32, ntt_prime32}};
   print_header(log);
   for (const auto& c : cases) {
     std::vector<Timing> timings = measure(c.op, make_modulus(c.p), state);

@@ -29,8 +29,21 @@ const char* gpu_operation_key(GpuOperation op) {
     case GpuOperation::Transform: return "transform";
     case GpuOperation::ProductZ: return "product.z";
     case GpuOperation::ProductInteger: return "product.integer";
+    case GpuOperation::ProductNttPrime32: return "product.ntt_prime.32bit";
+    case GpuOperation::ProductCrt32: return "product.crt.32bit";
+    case GpuOperation::Transform32: return "transform.32bit";
   }
   return "?";
+}
+
+GpuOperation for_modulus(GpuOperation op, std::uint64_t p) {
+  if (p >= (std::uint64_t{1} << 32)) return op;
+  switch (op) {
+    case GpuOperation::ProductNttPrime: return GpuOperation::ProductNttPrime32;
+    case GpuOperation::ProductCrt: return GpuOperation::ProductCrt32;
+    case GpuOperation::Transform: return GpuOperation::Transform32;
+    default: return op;
+  }
 }
 
 GpuMode gpu_mode() { return current_mode; }

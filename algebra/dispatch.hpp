@@ -13,15 +13,22 @@ namespace cas {
 
 enum class GpuMode { Auto, On, Off };
 
-// The operations with a crossover of their own.
+// The operations with a crossover of their own. FLINT's products and transforms modulo p < 2^32
+// are 2-3 times as fast as modulo 64-bit primes (products pack more coefficients a word), so the
+// three operations over Z/pZ have a crossover for each size of p.
 enum class GpuOperation {
-  ProductNttPrime,  // product in Z/pZ[x], p prime with enough 2-adic roots: one NTT prime
-  ProductCrt,       // product in Z/pZ[x] for any other word-size p: several primes and CRT
-  Transform,        // fft/ifft of one vector
+  ProductNttPrime,  // product in Z/pZ[x], p prime with enough 2-adic roots: one NTT prime (p >= 2^32)
+  ProductCrt,       // product in Z/pZ[x] for any other word-size p: several primes and CRT (p >= 2^32)
+  Transform,        // fft/ifft of one vector (p >= 2^32)
   ProductZ,         // product in Z[x] (and Z/pZ[x] for p above 64 bits): primes, CRT (multimodular.hpp)
   ProductInteger,   // product of two integers as polynomials in 2^b; length: bits of the smaller factor
+  ProductNttPrime32,  // the first three for p < 2^32
+  ProductCrt32,
+  Transform32,
 };
-constexpr size_t gpu_operation_count = 5;
+constexpr size_t gpu_operation_count = 8;
+// The operation's own crossover for the size of p: op32 (one of the last three) when p < 2^32.
+GpuOperation for_modulus(GpuOperation op, std::uint64_t p);
 const char* gpu_operation_key(GpuOperation op);  // "product.ntt_prime", ...
 
 // A crossover that keeps an operation on FLINT in `auto` mode.
@@ -29,14 +36,13 @@ constexpr size_t never_on_gpu = SIZE_MAX;
 
 struct Crossovers {
   // Smallest length (coefficients of the product, transform length, or bits of the smaller
-  // integer factor) sent to the GPU. The defaults are the crossovers `cas --calibrate` measured on
-  // an H100. Three calibrations of 2026-11-23: products over an NTT prime 1023 each time; CRT
-  // products 8191, then 2047 (1.11x at 2047, 1.31x at 4095) after the transforms got faster, so
-  // 2^12; the transform 1024 on the final code (1.11x at 1024, 1.55x at 2048). Z[x] and integer
-  // products: the GPU ties FLINT at 1023 coefficients of 64 bits (1.8-2.4x faster at 2047) and is
-  // 0.83-1.4x as fast at 2^17-bit integers (1.7-2.9x at 2^18).
-  size_t length[gpu_operation_count] = {size_t{1} << 10, size_t{1} << 12, size_t{1} << 10, size_t{1} << 10,
-                                        size_t{1} << 17};
+  // integer factor) sent to the GPU. The defaults are what `cas --calibrate` measured on an H100
+  // in three runs of 2026-11-24 (fourteenth session of gpu/README.md), with uniform operands of
+  // the full length: products over an NTT prime 1023 (p < 2^32: 2047 twice, 1023 once), CRT
+  // products 2047 (p < 2^32: 2047 twice, 8191 once), transforms 1024 (p < 2^32: 2048), Z[x]
+  // 2047, integers 2^17 bits (2^18 in two runs; earlier calibrations 2^17). Near a crossover the
+  // two engines are within 1.3x of each other.
+  size_t length[gpu_operation_count] = {1023, 2047, 1024, 2047, size_t{1} << 17, 2047, 2047, 2048};
   std::string origin = "defaults";  // or the config file it was read from
 };
 

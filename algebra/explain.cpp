@@ -267,9 +267,10 @@ std::string explain_engine(const std::vector<EngineNote>& notes) {
   if (gpu_mode() == GpuMode::Off) return text + "; the GPU is off (:gpu auto)";
   if (gpu_mode() == GpuMode::On) return text + "; :gpu on sends every product and transform to the GPU";
   const Crossovers& c = crossovers();
-  return text + "; the GPU takes products from " +
-         number(c.length[static_cast<size_t>(GpuOperation::ProductNttPrime)]) +
-         " coefficients and transforms from length " + number(c.length[static_cast<size_t>(GpuOperation::Transform)]);
+  auto from = [&](GpuOperation op) { return number(c.length[static_cast<size_t>(op)]); };
+  return text + "; the GPU takes products from " + from(GpuOperation::ProductNttPrime) + " coefficients (" +
+         from(GpuOperation::ProductNttPrime32) + " for p < 2^32) and transforms from length " +
+         from(GpuOperation::Transform) + " (" + from(GpuOperation::Transform32) + ")";
 }
 
 }  // namespace cas

@@ -197,7 +197,7 @@ OperationDetail transform_detail(size_t n, const fmpz* w, const Modulus& m) {
 // Whether the GPU engine takes a transform of length n over the word-size Z/mZ: from the
 // dispatcher's crossover, for the odd primes the engine transforms over.
 bool transform_goes_to_gpu(size_t n, const Modulus& m) {
-  return n >= 2 && m.word() >= 3 && use_gpu(GpuOperation::Transform, n) && m.is_prime();
+  return n >= 2 && m.word() >= 3 && use_gpu(for_modulus(GpuOperation::Transform, m.word()), n) && m.is_prime();
 }
 
 // The transform of the n words at `in` into `out` (which may be `in`) on the GPU engine, at the
@@ -539,7 +539,8 @@ Value convolve_residues(Residues x, Residues y, const ModulusPtr& m, bool negacy
   Fmpz root;
   const ulong order = negacyclic ? 2 * x.size() : x.size();
   // A large convolution is one product on the GPU (one round trip) rather than three transforms.
-  const bool product_on_gpu = m->word_size() && use_gpu(GpuOperation::ProductNttPrime, 2 * x.size() - 1);
+  const bool product_on_gpu =
+      m->word_size() && use_gpu(for_modulus(GpuOperation::ProductNttPrime, m->word()), 2 * x.size() - 1);
   if (!product_on_gpu && is_power_of_two(x.size()) && find_root_of_unity(root, *m, order))
     return convolve_by_fft(std::move(x), std::move(y), m, negacyclic);
   return convolve_by_product(x, y, m, negacyclic);

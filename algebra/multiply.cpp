@@ -33,11 +33,10 @@ OperationDetail product_detail(slong length1, slong length2) {
 }
 
 GpuOperation product_operation(const ModPoly& a, size_t length) {
-  return gpu::plan_product(static_cast<size_t>(a.length()), length + 1 - static_cast<size_t>(a.length()),
-                           a.modulus()->word())
-                 .single_prime
-             ? GpuOperation::ProductNttPrime
-             : GpuOperation::ProductCrt;
+  const ulong p = a.modulus()->word();
+  const bool one_prime =
+      gpu::plan_product(static_cast<size_t>(a.length()), length + 1 - static_cast<size_t>(a.length()), p).single_prime;
+  return for_modulus(one_prime ? GpuOperation::ProductNttPrime : GpuOperation::ProductCrt, p);
 }
 
 // The product on the GPU straight from and into FLINT's coefficient arrays;
@@ -59,7 +58,8 @@ std::optional<ModPoly> multiply_on_gpu(const ModPoly& a, const ModPoly& b, GpuOp
   }
   r.nmod()->length = static_cast<slong>(length);
   _nmod_poly_normalise(r.nmod());
-  engine_note(op == GpuOperation::ProductNttPrime ? "gpu ntt product" : "gpu crt product",
+  const bool one_prime = op == GpuOperation::ProductNttPrime || op == GpuOperation::ProductNttPrime32;
+  engine_note(one_prime ? "gpu ntt product" : "gpu crt product",
               static_cast<double>(length), product_detail(a, a.length(), b.length()));
   return r;
 }
