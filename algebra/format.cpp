@@ -116,7 +116,6 @@ class Printer {
 
  private:
   ModulusPtr modulus_of(const Value& v);
-  ModulusPtr search_modulus(const Value& v);
   void lifted(const Value& v);
   void vector(const Value& v);
   void items(const std::vector<Value>& items, bool lifted);
@@ -130,27 +129,9 @@ class Printer {
 ModulusPtr Printer::modulus_of(const Value& v) {
   if (!v.is(Kind::Vec) || v.vec_size() == 0 || v.packed_residues()) return common_modulus(v);
   if (auto known = moduli_.find(&v); known != moduli_.end()) return known->second;
-  ModulusPtr m = search_modulus(v);
+  ModulusPtr m = modulus_of_entries(v.as_vec(), [this](const Value& e) { return modulus_of(e); });
   moduli_.emplace(&v, m);
   return m;
-}
-
-// As common_modulus: the one modulus of every entry, or null.
-ModulusPtr Printer::search_modulus(const Value& v) {
-  ModulusPtr first;
-  for (const Value& e : v.as_vec()) {
-    if (first && e.is(Kind::Mod)) {
-      if (!same_modulus(e.modulus_raw(), first.get())) return nullptr;
-      continue;
-    }
-    ModulusPtr m = modulus_of(e);
-    if (!m) return nullptr;
-    if (!first)
-      first = std::move(m);
-    else if (!same_modulus(first, m))
-      return nullptr;
-  }
-  return first;
 }
 
 void Printer::value(const Value& v) {

@@ -167,26 +167,11 @@ void reserve_values(std::vector<Value>& items, size_t n) {
   if (fresh && items.empty()) advise_huge_pages_if_large(items.data(), items.capacity() * sizeof(Value));
 }
 
-// Entries that are elements of Z/pZ are compared by their raw moduli: copying a ModulusPtr per
-// entry (an atomic count up and down) made this a slow single-threaded pass at 2^22 entries.
 ModulusPtr common_modulus(const Value& v) {
   if (v.is(Kind::Mod) || v.is(Kind::ModPoly)) return v.modulus();
   if (!v.is(Kind::Vec) || v.vec_size() == 0) return nullptr;
   if (const PackedResidues* packed = v.packed_residues()) return packed->modulus;
-  ModulusPtr first;
-  for (const Value& e : v.as_vec()) {
-    if (first && e.is(Kind::Mod)) {
-      if (!same_modulus(e.modulus_raw(), first.get())) return nullptr;
-      continue;
-    }
-    ModulusPtr m = common_modulus(e);
-    if (!m) return nullptr;
-    if (!first)
-      first = std::move(m);
-    else if (!same_modulus(first, m))
-      return nullptr;
-  }
-  return first;
+  return modulus_of_entries(v.as_vec(), [](const Value& e) { return common_modulus(e); });
 }
 
 }  // namespace cas
