@@ -1,8 +1,12 @@
 #include "error.hpp"
 
+#include "format.hpp"
+
 #include <flint/flint.h>
 
 namespace cas {
+
+DomainError::DomainError(const std::string& message) : std::runtime_error(abbreviate_numbers(message)) {}
 
 namespace {
 [[noreturn]] void throw_flint_abort() {

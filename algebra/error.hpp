@@ -7,7 +7,9 @@
 namespace cas {
 
 struct DomainError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+  // Long numbers in the message are abbreviated (abbreviate_numbers in format.hpp), as in Error:
+  // 19729 digits of 2^65536 would bury it.
+  explicit DomainError(const std::string& message);
 };
 
 // Installed once at start: FLINT's aborts (which we try never to reach, by

@@ -116,7 +116,7 @@ int run_script(cas::Interpreter& interp, const Options& o) {
   } catch (const cas::DomainError& e) {
     std::cout.flush();
     cas::report_notices(std::cout, std::cerr);
-    std::cerr << "cas: " << cas::abbreviate_numbers(e.what()) << "\n";
+    std::cerr << "cas: " << e.what() << "\n";
     return 1;
   }
   cas::report_notices(std::cout, std::cerr);
@@ -132,7 +132,7 @@ int run_calibration() {
     for (const auto& line : cas::gpu_report()) std::cout << line << "\n";
     return 0;
   } catch (const cas::DomainError& e) {
-    std::cerr << "cas: " << cas::abbreviate_numbers(e.what()) << "\n";
+    std::cerr << "cas: " << e.what() << "\n";
     return 1;
   }
 }

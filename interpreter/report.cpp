@@ -1,7 +1,6 @@
 #include "report.hpp"
 
 #include "algebra/dispatch.hpp"
-#include "algebra/format.hpp"
 
 #include <unistd.h>
 
@@ -39,7 +38,7 @@ void report_error(std::ostream& err, const Error& e, bool show_source, bool colo
 }
 
 void report_message(std::ostream& err, const std::string& message, bool color) {
-  err << red(color) << "error: " << reset(color) << abbreviate_numbers(message) << "\n";
+  err << red(color) << "error: " << reset(color) << message << "\n";
 }
 
 void report_notices(std::ostream& out, std::ostream& err) {
