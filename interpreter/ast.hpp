@@ -73,16 +73,26 @@ class VectorLiteral final : public Node {
   std::vector<NodePtr> items_;
 };
 
+// `v[i][j]...`: one node for the whole run of subscripts, so that a million of them are parsed,
+// evaluated and destroyed without a million nested calls.
 class Index final : public Node {
  public:
-  Index(Position p, NodePtr target, NodePtr index) : Node(p), target_(std::move(target)), index_(std::move(index)) {}
+  struct Subscript {
+    Position bracket;  // where an error about the value being indexed points
+    NodePtr index;
+  };
+  Index(Position p, NodePtr target, NodePtr index) : Node(p), target_(std::move(target)) {
+    append(p, std::move(index));
+  }
+  void append(Position bracket, NodePtr index) { subscripts_.push_back({bracket, std::move(index)}); }
   Value eval(Interpreter& in) const override;
   void resolve(Resolver& r) override;
   NodePtr& target() { return target_; }
-  NodePtr& index() { return index_; }
+  std::vector<Subscript>& subscripts() { return subscripts_; }
 
  private:
-  NodePtr target_, index_;
+  NodePtr target_;
+  std::vector<Subscript> subscripts_;
 };
 
 class Call final : public Node {
@@ -119,38 +129,52 @@ class Unary final : public Node {
   NodePtr operand_;
 };
 
-class Binary final : public Node {
+// A left-associative chain `a op b op c ...` of one precedence level, kept flat: a left-deep tree
+// of ten million `+` overflowed the stack in evaluation and destruction. Evaluating the chain left
+// to right is what the left-deep tree did, so the parser also appends to a parenthesised chain on
+// the left. The node's position is its first operator's; each link keeps its own.
+template <typename Op>
+class Chain : public Node {
  public:
-  Binary(Position p, BinaryOp op, NodePtr l, NodePtr r) : Node(p), op_(op), left_(std::move(l)), right_(std::move(r)) {}
-  Value eval(Interpreter& in) const override;
-  void resolve(Resolver& r) override;
+  Chain(Position p, Op op, NodePtr left, NodePtr right) : Node(p), first_(std::move(left)) {
+    append(op, p, std::move(right));
+  }
+  void append(Op op, Position where, NodePtr right) { links_.push_back({op, where, std::move(right)}); }
+  void resolve(Resolver& r) override {
+    first_->resolve(r);
+    for (Link& link : links_) link.operand->resolve(r);
+  }
 
- private:
-  BinaryOp op_;
-  NodePtr left_, right_;
+ protected:
+  struct Link {
+    Op op;
+    Position where;
+    NodePtr operand;
+  };
+  NodePtr first_;
+  std::vector<Link> links_;
 };
 
-class ModExpr final : public Node {
+class Binary final : public Chain<BinaryOp> {
  public:
-  ModExpr(Position p, NodePtr l, NodePtr r) : Node(p), left_(std::move(l)), right_(std::move(r)) {}
+  using Chain::Chain;
   Value eval(Interpreter& in) const override;
-  void resolve(Resolver& r) override;
+};
 
- private:
-  NodePtr left_, right_;
+enum class ModOp { Mod };  // the only operator of its level
+
+class ModExpr final : public Chain<ModOp> {
+ public:
+  using Chain::Chain;
+  Value eval(Interpreter& in) const override;
 };
 
 enum class LogicOp { And, Or };
 
-class Logic final : public Node {
+class Logic final : public Chain<LogicOp> {
  public:
-  Logic(Position p, LogicOp op, NodePtr l, NodePtr r) : Node(p), op_(op), left_(std::move(l)), right_(std::move(r)) {}
+  using Chain::Chain;
   Value eval(Interpreter& in) const override;
-  void resolve(Resolver& r) override;
-
- private:
-  LogicOp op_;
-  NodePtr left_, right_;
 };
 
 // `name = e` and `name[i][j] = e`.

@@ -78,17 +78,21 @@ void VectorLiteral::resolve(Resolver& r) {
 }
 
 Value Index::eval(Interpreter& in) const {
-  Value target = target_->eval(in);
-  Value index = index_->eval(in);
-  if (!target.is(Kind::Vec))
-    throw Error(where(), "only vectors can be indexed, not " + type_description(target) +
-                             (target.is(Kind::ZPoly) || target.is(Kind::ModPoly) ? " (use coeff(f, i))" : ""));
-  return target.vec_entry(vector_index(index, target.vec_size(), index_->where()));
+  Value v = target_->eval(in);
+  for (const Subscript& subscript : subscripts_) {
+    Value index = subscript.index->eval(in);
+    if (!v.is(Kind::Vec))
+      throw Error(subscript.bracket, "only vectors can be indexed, not " + type_description(v) +
+                                         (v.is(Kind::ZPoly) || v.is(Kind::ModPoly) ? " (use coeff(f, i))" : ""));
+    Value entry = v.vec_entry(vector_index(index, v.vec_size(), subscript.index->where()));
+    v = std::move(entry);
+  }
+  return v;
 }
 
 void Index::resolve(Resolver& r) {
   target_->resolve(r);
-  index_->resolve(r);
+  for (Subscript& subscript : subscripts_) subscript.index->resolve(r);
 }
 
 // ---- operators ------------------------------------------------------------
@@ -103,40 +107,36 @@ Value Unary::eval(Interpreter& in) const {
 }
 
 Value Binary::eval(Interpreter& in) const {
-  Value a = left_->eval(in);
-  Value b = right_->eval(in);
-  Value result = at_position(where(), [&] { return apply(op_, a, b); });
-  check_interrupt(where());
+  Value result = first_->eval(in);
+  for (const Link& link : links_) {
+    Value right = link.operand->eval(in);
+    Value next = at_position(link.where, [&] { return apply(link.op, result, right); });
+    check_interrupt(link.where);
+    result = std::move(next);
+  }
   return result;
 }
 
-void Binary::resolve(Resolver& r) {
-  left_->resolve(r);
-  right_->resolve(r);
-}
-
 Value ModExpr::eval(Interpreter& in) const {
-  Value a = left_->eval(in);
-  Value p = right_->eval(in);
-  return at_position(where(), [&] { return reduce_mod(a, p); });
+  Value result = first_->eval(in);
+  for (const Link& link : links_) {
+    Value p = link.operand->eval(in);
+    Value next = at_position(link.where, [&] { return reduce_mod(result, p); });
+    result = std::move(next);
+  }
+  return result;
 }
 
-void ModExpr::resolve(Resolver& r) {
-  left_->resolve(r);
-  right_->resolve(r);
-}
-
+// Short-circuits as the left-deep tree did: a link is evaluated only when the value so far leaves
+// the result open (true before `and`, false before `or`).
 Value Logic::eval(Interpreter& in) const {
-  const char* word = op_ == LogicOp::And ? "and" : "or";
-  bool left = condition(in, *left_, word);
-  if (op_ == LogicOp::And && !left) return Value::boolean(false);
-  if (op_ == LogicOp::Or && left) return Value::boolean(true);
-  return Value::boolean(condition(in, *right_, word));
-}
-
-void Logic::resolve(Resolver& r) {
-  left_->resolve(r);
-  right_->resolve(r);
+  auto word = [](LogicOp op) { return op == LogicOp::And ? "and" : "or"; };
+  bool value = condition(in, *first_, word(links_.front().op));
+  for (const Link& link : links_) {
+    const bool open = link.op == LogicOp::And ? value : !value;
+    if (open) value = condition(in, *link.operand, word(link.op));
+  }
+  return Value::boolean(value);
 }
 
 // ---- assignment -----------------------------------------------------------------

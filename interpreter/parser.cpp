@@ -57,14 +57,26 @@ const char* skip_blanks(const char* p) {
 template <typename Rule>
 struct action : pegtl::nothing<Rule> {};
 
-template <BinaryOp Op>
-struct binary_action {
+// `left op right`: appended to left when it is a chain of the same kind (see Chain in ast.hpp).
+template <typename ChainNode, typename Op>
+void push_chain_link(State& s, Position where, Op op) {
+  NodePtr right = s.pop(), left = s.pop();
+  if (auto* chain = dynamic_cast<ChainNode*>(left.get())) {
+    chain->append(op, where, std::move(right));
+    s.nodes.push_back(std::move(left));
+    return;
+  }
+  s.nodes.push_back(std::make_unique<ChainNode>(where, op, std::move(left), std::move(right)));
+}
+
+template <typename ChainNode, auto Op>
+struct chain_action {
   template <typename Input>
   static void apply(const Input& in, State& s) {
-    NodePtr right = s.pop(), left = s.pop();
-    s.nodes.push_back(std::make_unique<Binary>(s.at(skip_blanks(in.begin())), Op, std::move(left), std::move(right)));
+    push_chain_link<ChainNode>(s, s.at(skip_blanks(in.begin())), Op);
   }
 };
+template <BinaryOp Op> using binary_action = chain_action<Binary, Op>;
 
 template <> struct action<g::mul_tail> : binary_action<BinaryOp::Mul> {};
 template <> struct action<g::pointmul_tail> : binary_action<BinaryOp::PointMul> {};
@@ -80,26 +92,9 @@ template <> struct action<g::lt_tail> : binary_action<BinaryOp::Lt> {};
 template <> struct action<g::le_tail> : binary_action<BinaryOp::Le> {};
 template <> struct action<g::gt_tail> : binary_action<BinaryOp::Gt> {};
 template <> struct action<g::ge_tail> : binary_action<BinaryOp::Ge> {};
-
-template <LogicOp Op>
-struct logic_action {
-  template <typename Input>
-  static void apply(const Input& in, State& s) {
-    NodePtr right = s.pop(), left = s.pop();
-    s.nodes.push_back(std::make_unique<Logic>(s.at(skip_blanks(in.begin())), Op, std::move(left), std::move(right)));
-  }
-};
-template <> struct action<g::and_tail> : logic_action<LogicOp::And> {};
-template <> struct action<g::or_tail> : logic_action<LogicOp::Or> {};
-
-template <>
-struct action<g::mod_tail> {
-  template <typename Input>
-  static void apply(const Input& in, State& s) {
-    NodePtr right = s.pop(), left = s.pop();
-    s.nodes.push_back(std::make_unique<ModExpr>(s.at(skip_blanks(in.begin())), std::move(left), std::move(right)));
-  }
-};
+template <> struct action<g::and_tail> : chain_action<Logic, LogicOp::And> {};
+template <> struct action<g::or_tail> : chain_action<Logic, LogicOp::Or> {};
+template <> struct action<g::mod_tail> : chain_action<ModExpr, ModOp::Mod> {};
 
 template <UnaryOp Op>
 struct unary_action {
@@ -237,7 +232,13 @@ struct action<g::index_suffix> {
   template <typename Input>
   static void apply(const Input& in, State& s) {
     NodePtr index = s.pop(), target = s.pop();
-    s.nodes.push_back(std::make_unique<Index>(s.at(skip_blanks(in.begin())), std::move(target), std::move(index)));
+    const Position bracket = s.at(skip_blanks(in.begin()));
+    if (auto* run = dynamic_cast<Index*>(target.get())) {
+      run->append(bracket, std::move(index));
+      s.nodes.push_back(std::move(target));
+      return;
+    }
+    s.nodes.push_back(std::make_unique<Index>(bracket, std::move(target), std::move(index)));
   }
 };
 
@@ -394,9 +395,9 @@ struct action<g::assignment> {
   static void apply(const Input& in, State& s) {
     NodePtr value = s.pop(), target = s.pop();
     std::vector<NodePtr> indices;
-    while (auto* index = dynamic_cast<Index*>(target.get())) {
-      indices.insert(indices.begin(), std::move(index->index()));
-      NodePtr inner = std::move(index->target());
+    if (auto* run = dynamic_cast<Index*>(target.get())) {
+      for (Index::Subscript& subscript : run->subscripts()) indices.push_back(std::move(subscript.index));
+      NodePtr inner = std::move(run->target());
       target = std::move(inner);
     }
     auto* var = static_cast<VarRef*>(target.get());

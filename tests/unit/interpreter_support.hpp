@@ -51,16 +51,16 @@ inline bool holds(Session& s, const std::string& source) {
   return v.as_bool();
 }
 
-// Runs `body` on a thread with a 1 GiB stack (reserved, not used, until
-// needed); rethrows what it throws. Deep recursion tests need it.
-inline void on_big_stack(const std::function<void()>& body) {
+// Runs `body` on a thread with a stack of `bytes` (reserved, not used, until
+// needed; 1 GiB unless told); rethrows what it throws. Deep recursion tests need it.
+inline void on_big_stack(const std::function<void()>& body, size_t bytes = size_t{1} << 30) {
   struct Task {
     const std::function<void()>* body;
     std::exception_ptr failure;
   } task{&body, nullptr};
   pthread_attr_t attr;
   pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, size_t{1} << 30);
+  pthread_attr_setstacksize(&attr, bytes);
   pthread_t thread;
   auto run = [](void* p) -> void* {
     auto* t = static_cast<Task*>(p);

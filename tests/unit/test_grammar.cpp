@@ -345,6 +345,54 @@ TEST_CASE("nesting is limited: an error where it gets too deep, not a stack over
   });
 }
 
+TEST_CASE("long flat chains of operators and subscripts need no deep stack", "[grammar]") {
+  // A left-deep tree of a million `+` took a million nested calls to evaluate and to destroy.
+  // Chains are flat now, so they run on an ordinary thread's 8 MiB stack.
+  auto chain = [](const std::string& first, const std::string& link, size_t links) {
+    std::string s = first;
+    for (size_t i = 0; i < links; i++) s += link;
+    return s;
+  };
+  constexpr size_t million = 1000000;
+  cas::test::on_big_stack(
+      [&] {
+        CHECK(show(chain("1", " + 1", million)) == "1000001");
+        CHECK(show(chain("1", " - 1 + 2", million / 2)) == "500001");
+        CHECK(show(chain("1", " * 1", million)) == "1");
+        CHECK(show(chain("true", " and true", million)) == "true");
+        CHECK(show(chain("false", " or false", million) + " or true") == "true");
+        CHECK(show(chain("5", " mod 7", million)) == "5 mod 7");
+        auto e = Session().error("v = [1]; " + chain("v", "[0]", million));
+        REQUIRE(e);
+        CHECK(e->message() == "only vectors can be indexed, not an integer");
+        CHECK(e->where().line_column().column == 14);  // the second '['
+        auto f = Session().error("v = [1]; " + chain("v", "[0]", million) + " = 2");
+        REQUIRE(f);
+        CHECK_THAT(f->message(), Catch::Contains("only vector entries can be assigned"));
+      },
+      size_t{8} << 20);
+}
+
+TEST_CASE("a chain evaluates left to right, and short-circuits, as nested operators do", "[grammar]") {
+  check_examples({
+      {"(2 * 3) + 4", "10"},        // a parenthesised chain on the left joins the chain
+      {"(1 + 2) * 3 - 1", "8"},
+      {"(10 - 2) - (3 - 1)", "6"},
+      {"((12 mod 7) + 3) mod 7", "1 mod 7"},
+      {"(false and undefined_name) or true", "true"},
+      {"(true or undefined_name) and false", "false"},
+      {"false and undefined_name or true", "true"},
+      {"true or undefined_name and false", "true"},
+      {"(\"a\" + 1) + 2", "\"a12\""},
+      {"([[1, 2], [3, 4]])[1][0]", "3"},
+      {"([[1, 2], [3, 4]][1])[1]", "4"},
+  });
+  Session s;
+  auto e = s.error("1 + 2 + (3 mod 5) + (4 mod 7)");
+  REQUIRE(e);
+  CHECK(e->where().line_column().column == 19);  // the third '+', where the moduli first meet
+}
+
 TEST_CASE("errors found while resolving names and running", "[grammar][errors]") {
   check_failures({
       {"break", "'break' outside a loop", 1, 1, false},
