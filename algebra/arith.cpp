@@ -306,17 +306,26 @@ Value power_of(const Value& a, const Value& e) {
 
 // ---- reals (for timings) ----
 
+// A real is a double, so arithmetic that leaves its range is an error, not inf or nan (neither of
+// which reads back). Comparisons still order an integer beyond the range correctly.
 double to_double(const Value& v) { return v.is(Kind::Real) ? v.as_real() : fmpz_get_d(v.as_int()); }
+
+double finite_real(double r, BinaryOp op, double divisor) {
+  if (std::isfinite(r)) return r;
+  if (op == BinaryOp::Div && divisor == 0) throw DomainError("division by zero");
+  throw DomainError(std::string("the result of '") + op_symbol(op) +
+                    "' is too large for a real (a double, at most about 1.8e308); integers have any size");
+}
 
 Value real_binary(BinaryOp op, const Value& a, const Value& b) {
   if ((!a.is(Kind::Real) && !a.is(Kind::Int)) || (!b.is(Kind::Real) && !b.is(Kind::Int))) unsupported(op, a, b);
   const double x = to_double(a), y = to_double(b);
   switch (op) {
-    case BinaryOp::Add: return Value::real(x + y);
-    case BinaryOp::Sub: return Value::real(x - y);
+    case BinaryOp::Add: return Value::real(finite_real(x + y, op, y));
+    case BinaryOp::Sub: return Value::real(finite_real(x - y, op, y));
     case BinaryOp::Mul:
-    case BinaryOp::PointMul: return Value::real(x * y);
-    case BinaryOp::Div: return Value::real(x / y);
+    case BinaryOp::PointMul: return Value::real(finite_real(x * y, op, y));
+    case BinaryOp::Div: return Value::real(finite_real(x / y, op, y));
     case BinaryOp::Lt: return Value::boolean(x < y);
     case BinaryOp::Le: return Value::boolean(x <= y);
     case BinaryOp::Gt: return Value::boolean(x > y);

@@ -316,6 +316,20 @@ TEST_CASE("a real literal beyond the range of a double is an error where it stan
   CHECK(show("0e400") == "0.0");
 }
 
+TEST_CASE("real arithmetic that leaves the range of a double is an error at its operator", "[grammar][errors]") {
+  check_failures({
+      {"1e300 * 1e300", "the result of '*' is too large for a real (a double, at most about 1.8e308)", 1, 7, false},
+      {"y = -1e308 - 1e308", "the result of '-' is too large for a real", 1, 12, false},
+      {"1.5 + 10^400", "the result of '+' is too large for a real", 1, 5, false},
+      {"1.0 / 0", "division by zero", 1, 5, false},
+      {"0.0 / 0.0", "division by zero", 1, 5, false},
+  });
+  CHECK(show("1e308 + 1e307") == "1.1e+308");
+  CHECK(show("1e-300 * 1e-300") == "0.0");  // underflow rounds to zero, as a double does
+  CHECK(show("2.5 < 10^400") == "true");    // comparisons order integers beyond the range
+  CHECK(show("-1e308 > -10^400") == "true");
+}
+
 // A megabyte of '(' overflowed the interpreter's 1 GiB stack in the parser (a crash, not an error);
 // 100000 levels are enough to show the limit.
 TEST_CASE("nesting is limited: an error where it gets too deep, not a stack overflow", "[grammar][errors]") {
