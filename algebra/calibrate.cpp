@@ -142,12 +142,32 @@ Timing time_operation(GpuOperation op, const ModulusPtr& m, int k, flint_rand_t 
   }
 }
 
+bool needs_2_adic_roots(GpuOperation op) {
+  switch (op) {
+    case GpuOperation::ProductNttPrime:
+    case GpuOperation::ProductNttPrime32:
+    case GpuOperation::ProductNttPrime17:
+    case GpuOperation::Transform:
+    case GpuOperation::Transform32:
+    case GpuOperation::Transform17: return true;
+    default: return false;
+  }
+}
+
+// The longest transform length, as a power of 2, that this operation can have at p: a product
+// over 65537 longer than 2^16 goes through CRT, and it has no transform longer than that.
+int longest_measured(GpuOperation op, ulong p) {
+  if (op == GpuOperation::ProductInteger) return 30;  // bits: up to about 10^9
+  constexpr int longest = 22;
+  return needs_2_adic_roots(op) ? std::min(longest, __builtin_ctzll(p - 1)) : longest;
+}
+
 std::vector<Timing> measure(GpuOperation op, const ModulusPtr& m, flint_rand_t state) {
   std::vector<Timing> timings;
   int clear_wins = 0;
-  // Integer products are measured in bits: 2^14 .. 2^30 (about 10^9 bits).
+  // Integer products are measured in bits, from 2^14.
   const int first = op == GpuOperation::ProductInteger ? 14 : 6;
-  const int last = op == GpuOperation::ProductInteger ? 30 : 22;
+  const int last = longest_measured(op, m->word());
   for (int k = first; k <= last && clear_wins < 2; k++) {
     Timing t = time_operation(op, m, k, state);
     clear_wins = t.cpu > clear_win * t.gpu ? clear_wins + 1 : 0;
@@ -188,9 +208,10 @@ Crossovers calibrate(std::ostream& log) {
   Crossovers result = crossovers();
   result.origin = crossover_config_path();
   // NTT primes (2^64 - 2^32 + 1 has 2^32 | p - 1; 998244353 = 119 2^23 + 1, the usual one below
-  // 2^32) and primes without 2-adic roots (62 and 30 bits).
-  const ulong ntt_prime = 18446744069414584321ull, ntt_prime32 = 998244353;
-  const ulong crt_prime = prime_without_2_adic_roots(ulong{1} << 62), crt_prime32 = prime_without_2_adic_roots(ulong{1} << 30);
+  // 2^32; 65537 = 2^16 + 1) and primes without 2-adic roots (62, 30 and 16 bits).
+  const ulong ntt_prime = 18446744069414584321ull, ntt_prime32 = 998244353, ntt_prime17 = 65537;
+  const ulong crt_prime = prime_without_2_adic_roots(ulong{1} << 62), crt_prime32 = prime_without_2_adic_roots(ulong{1} << 30),
+              crt_prime17 = prime_without_2_adic_roots(ulong{1} << 15);
   const struct {
     GpuOperation op;
     ulong p;
@@ -201,7 +222,10 @@ Crossovers calibrate(std::ostream& log) {
                {GpuOperation::ProductInteger, ntt_prime},
                {GpuOperation::ProductNttPrime32, ntt_prime32},
                {GpuOperation::ProductCrt32, crt_prime32},
-               {GpuOperation::Transform32, ntt_prime32}};
+               {GpuOperation::Transform32, ntt_prime32},
+               {GpuOperation::ProductNttPrime17, ntt_prime17},
+               {GpuOperation::ProductCrt17, crt_prime17},
+               {GpuOperation::Transform17, ntt_prime17}};
   print_header(log);
   for (const auto& c : cases) {
     std::vector<Timing> timings = measure(c.op, make_modulus(c.p), state);

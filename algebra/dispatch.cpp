@@ -32,16 +32,20 @@ const char* gpu_operation_key(GpuOperation op) {
     case GpuOperation::ProductNttPrime32: return "product.ntt_prime.32bit";
     case GpuOperation::ProductCrt32: return "product.crt.32bit";
     case GpuOperation::Transform32: return "transform.32bit";
+    case GpuOperation::ProductNttPrime17: return "product.ntt_prime.17bit";
+    case GpuOperation::ProductCrt17: return "product.crt.17bit";
+    case GpuOperation::Transform17: return "transform.17bit";
   }
   return "?";
 }
 
 GpuOperation for_modulus(GpuOperation op, std::uint64_t p) {
   if (p >= (std::uint64_t{1} << 32)) return op;
+  const bool tiny = p < (std::uint64_t{1} << 17);
   switch (op) {
-    case GpuOperation::ProductNttPrime: return GpuOperation::ProductNttPrime32;
-    case GpuOperation::ProductCrt: return GpuOperation::ProductCrt32;
-    case GpuOperation::Transform: return GpuOperation::Transform32;
+    case GpuOperation::ProductNttPrime: return tiny ? GpuOperation::ProductNttPrime17 : GpuOperation::ProductNttPrime32;
+    case GpuOperation::ProductCrt: return tiny ? GpuOperation::ProductCrt17 : GpuOperation::ProductCrt32;
+    case GpuOperation::Transform: return tiny ? GpuOperation::Transform17 : GpuOperation::Transform32;
     default: return op;
   }
 }

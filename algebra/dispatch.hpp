@@ -13,21 +13,25 @@ namespace cas {
 
 enum class GpuMode { Auto, On, Off };
 
-// The operations with a crossover of their own. FLINT's products and transforms modulo p < 2^32
-// are 2-3 times as fast as modulo 64-bit primes (products pack more coefficients a word), so the
-// three operations over Z/pZ have a crossover for each size of p.
+// The operations with a crossover of their own. FLINT's products modulo p < 2^32 are 2-3 times as
+// fast as modulo 64-bit primes, and modulo p < 2^17 (the teaching primes 17, 257, 7681, 12289,
+// 65537) twice as fast again: its products pack more coefficients a word. So the three
+// operations over Z/pZ have a crossover for each of these sizes of p.
 enum class GpuOperation {
   ProductNttPrime,  // product in Z/pZ[x], p prime with enough 2-adic roots: one NTT prime (p >= 2^32)
   ProductCrt,       // product in Z/pZ[x] for any other word-size p: several primes and CRT (p >= 2^32)
   Transform,        // fft/ifft of one vector (p >= 2^32)
   ProductZ,         // product in Z[x] (and Z/pZ[x] for p above 64 bits): primes, CRT (multimodular.hpp)
   ProductInteger,   // product of two integers as polynomials in 2^b; length: bits of the smaller factor
-  ProductNttPrime32,  // the first three for p < 2^32
+  ProductNttPrime32,  // the first three for 2^17 <= p < 2^32
   ProductCrt32,
   Transform32,
+  ProductNttPrime17,  // the first three for p < 2^17
+  ProductCrt17,
+  Transform17,
 };
-constexpr size_t gpu_operation_count = 8;
-// The operation's own crossover for the size of p: op32 (one of the last three) when p < 2^32.
+constexpr size_t gpu_operation_count = 11;
+// The operation's own crossover for the size of p: one of the last six when p < 2^32.
 GpuOperation for_modulus(GpuOperation op, std::uint64_t p);
 const char* gpu_operation_key(GpuOperation op);  // "product.ntt_prime", ...
 
@@ -42,7 +46,7 @@ struct Crossovers {
   // products 2047 (p < 2^32: 2047 twice, 8191 once), transforms 1024 (p < 2^32: 2048), Z[x]
   // 2047, integers 2^17 bits (2^18 in two runs; earlier calibrations 2^17). Near a crossover the
   // two engines are within 1.3x of each other.
-  size_t length[gpu_operation_count] = {1023, 2047, 1024, 2047, size_t{1} << 17, 2047, 2047, 2048};
+  size_t length[gpu_operation_count] = {1023, 2047, 1024, 2047, size_t{1} << 17, 2047, 2047, 2048, 8191, 8191, 2048};
   std::string origin = "defaults";  // or the config file it was read from
 };
 

@@ -269,8 +269,9 @@ std::string explain_engine(const std::vector<EngineNote>& notes) {
   const Crossovers& c = crossovers();
   auto from = [&](GpuOperation op) { return number(c.length[static_cast<size_t>(op)]); };
   return text + "; the GPU takes products from " + from(GpuOperation::ProductNttPrime) + " coefficients (" +
-         from(GpuOperation::ProductNttPrime32) + " for p < 2^32) and transforms from length " +
-         from(GpuOperation::Transform) + " (" + from(GpuOperation::Transform32) + ")";
+         from(GpuOperation::ProductNttPrime32) + " for p < 2^32, " + from(GpuOperation::ProductNttPrime17) +
+         " for p < 2^17) and transforms from length " + from(GpuOperation::Transform) + " (" +
+         from(GpuOperation::Transform32) + ", " + from(GpuOperation::Transform17) + ")";
 }
 
 }  // namespace cas

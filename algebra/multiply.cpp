@@ -58,7 +58,8 @@ std::optional<ModPoly> multiply_on_gpu(const ModPoly& a, const ModPoly& b, GpuOp
   }
   r.nmod()->length = static_cast<slong>(length);
   _nmod_poly_normalise(r.nmod());
-  const bool one_prime = op == GpuOperation::ProductNttPrime || op == GpuOperation::ProductNttPrime32;
+  const bool one_prime = op == GpuOperation::ProductNttPrime || op == GpuOperation::ProductNttPrime32 ||
+                         op == GpuOperation::ProductNttPrime17;
   engine_note(one_prime ? "gpu ntt product" : "gpu crt product",
               static_cast<double>(length), product_detail(a, a.length(), b.length()));
   return r;

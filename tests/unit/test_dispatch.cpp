@@ -77,24 +77,31 @@ TEST_CASE("crossovers survive a save and a load", "[dispatch]") {
   cas::set_crossovers(cas::Crossovers{});
 }
 
-TEST_CASE("products and transforms modulo p < 2^32 have crossovers of their own", "[dispatch]") {
+TEST_CASE("products and transforms modulo p < 2^32 and p < 2^17 have crossovers of their own", "[dispatch]") {
   using cas::GpuOperation;
   CHECK(cas::for_modulus(GpuOperation::ProductNttPrime, 998244353) == GpuOperation::ProductNttPrime32);
   CHECK(cas::for_modulus(GpuOperation::ProductCrt, 4294967291ull) == GpuOperation::ProductCrt32);
-  CHECK(cas::for_modulus(GpuOperation::Transform, 17) == GpuOperation::Transform32);
+  CHECK(cas::for_modulus(GpuOperation::Transform, 1ull << 17 | 29) == GpuOperation::Transform32);
+  CHECK(cas::for_modulus(GpuOperation::Transform, 17) == GpuOperation::Transform17);
+  CHECK(cas::for_modulus(GpuOperation::ProductNttPrime, 65537) == GpuOperation::ProductNttPrime17);
+  CHECK(cas::for_modulus(GpuOperation::ProductCrt, 131071) == GpuOperation::ProductCrt17);  // 2^17 - 1
+  CHECK(cas::for_modulus(GpuOperation::ProductCrt, 2) == GpuOperation::ProductCrt17);
   CHECK(cas::for_modulus(GpuOperation::ProductNttPrime, 1ull << 32) == GpuOperation::ProductNttPrime);
   CHECK(cas::for_modulus(GpuOperation::Transform, 18446744069414584321ull) == GpuOperation::Transform);
   CHECK(cas::for_modulus(GpuOperation::ProductZ, 17) == GpuOperation::ProductZ);
   CHECK(std::string(cas::gpu_operation_key(GpuOperation::Transform32)) == "transform.32bit");
+  CHECK(std::string(cas::gpu_operation_key(GpuOperation::ProductCrt17)) == "product.crt.17bit");
 
   // The file sets the two sizes apart, and a file from before the split keeps the new defaults.
   ConfigHome home;
   std::filesystem::create_directories(home.dir / "cas");
-  std::ofstream(home.dir / "cas" / "crossover.conf") << "product.ntt_prime = 1023\nproduct.ntt_prime.32bit = 4095\n";
+  std::ofstream(home.dir / "cas" / "crossover.conf")
+      << "product.ntt_prime = 1023\nproduct.ntt_prime.32bit = 4095\nproduct.ntt_prime.17bit = 16383\n";
   cas::load_crossovers();
   const auto& c = cas::crossovers();
   CHECK(c.length[static_cast<size_t>(GpuOperation::ProductNttPrime)] == 1023);
   CHECK(c.length[static_cast<size_t>(GpuOperation::ProductNttPrime32)] == 4095);
+  CHECK(c.length[static_cast<size_t>(GpuOperation::ProductNttPrime17)] == 16383);
   CHECK(c.length[static_cast<size_t>(GpuOperation::Transform32)] ==
         cas::Crossovers{}.length[static_cast<size_t>(GpuOperation::Transform32)]);
   ModeGuard guard;
@@ -102,6 +109,8 @@ TEST_CASE("products and transforms modulo p < 2^32 have crossovers of their own"
   CHECK(cas::use_gpu(GpuOperation::ProductNttPrime, 2047) == cas::gpu_usable());
   CHECK_FALSE(cas::use_gpu(GpuOperation::ProductNttPrime32, 2047));
   CHECK(cas::use_gpu(GpuOperation::ProductNttPrime32, 4095) == cas::gpu_usable());
+  CHECK_FALSE(cas::use_gpu(GpuOperation::ProductNttPrime17, 8191));
+  CHECK(cas::use_gpu(GpuOperation::ProductNttPrime17, 16383) == cas::gpu_usable());
   cas::set_crossovers(cas::Crossovers{});
 }
 
@@ -117,7 +126,7 @@ TEST_CASE("a missing or malformed crossover file keeps the defaults", "[dispatch
   cas::load_crossovers();
   CHECK(cas::crossovers().length[2] == 77);
   CHECK(cas::crossovers().length[0] == 4096);
-  for (size_t op : {1, 3, 4, 5, 6, 7}) CHECK(cas::crossovers().length[op] == cas::Crossovers{}.length[op]);
+  for (size_t op : {1, 3, 4, 5, 6, 7, 8, 9, 10}) CHECK(cas::crossovers().length[op] == cas::Crossovers{}.length[op]);
   // Every unreadable line is named, with its number, and nothing else.
   const std::vector<std::string> notices = cas::take_notices();
   REQUIRE(notices.size() == 6);
@@ -126,7 +135,7 @@ TEST_CASE("a missing or malformed crossover file keeps the defaults", "[dispatch
   CHECK(notices[1] == file + "3: product.crt: expected a length (a whole number), found ' notanumber'; the line is ignored");
   CHECK(notices[2].find(file + "6: unknown key 'prodcut.z' (known: product.ntt_prime, product.crt, transform, "
                                "product.z, product.integer, product.ntt_prime.32bit, product.crt.32bit, "
-                               "transform.32bit)") == 0);
+                               "transform.32bit, product.ntt_prime.17bit, product.crt.17bit, transform.17bit)") == 0);
   CHECK(notices[3].find(file + "7: product.z: expected a length") == 0);
   CHECK(notices[4].find(file + "8: product.integer: expected a length") == 0);
   CHECK(notices[5].find(file + "9: a length without a key") == 0);
