@@ -132,14 +132,23 @@ size_t crossover(const std::vector<Timing>& timings) {
 // the CPU's time only grows faster from there.
 constexpr double clear_win = 4.0;
 
+// Every operation is named (no default), so that the compiler asks about a new one: a default
+// once timed the new transforms as products.
 Timing time_operation(GpuOperation op, const ModulusPtr& m, int k, flint_rand_t state) {
   switch (op) {
     case GpuOperation::Transform:
-    case GpuOperation::Transform32: return time_transform(m, ulong{1} << k, state);
+    case GpuOperation::Transform32:
+    case GpuOperation::Transform17: return time_transform(m, ulong{1} << k, state);
     case GpuOperation::ProductZ: return time_z_product(slong{1} << (k - 1), state);
     case GpuOperation::ProductInteger: return time_integer_product(ulong{1} << k, state);
-    default: return time_product(m, slong{1} << (k - 1), state);
+    case GpuOperation::ProductNttPrime:
+    case GpuOperation::ProductNttPrime32:
+    case GpuOperation::ProductNttPrime17:
+    case GpuOperation::ProductCrt:
+    case GpuOperation::ProductCrt32:
+    case GpuOperation::ProductCrt17: break;
   }
+  return time_product(m, slong{1} << (k - 1), state);
 }
 
 bool needs_2_adic_roots(GpuOperation op) {

@@ -44,9 +44,13 @@ struct Crossovers {
   // in three runs of 2026-11-24 (fourteenth session of gpu/README.md), with uniform operands of
   // the full length: products over an NTT prime 1023 (p < 2^32: 2047 twice, 1023 once), CRT
   // products 2047 (p < 2^32: 2047 twice, 8191 once), transforms 1024 (p < 2^32: 2048), Z[x]
-  // 2047, integers 2^17 bits (2^18 in two runs; earlier calibrations 2^17). Near a crossover the
-  // two engines are within 1.3x of each other.
-  size_t length[gpu_operation_count] = {1023, 2047, 1024, 2047, size_t{1} << 17, 2047, 2047, 2048, 8191, 8191, 2048};
+  // 2047, integers 2^17 bits (2^18 in two runs; earlier calibrations 2^17). For p < 2^17, three
+  // runs of 2026-11-24 (fifteenth session) at 65537 and 45119: products over an NTT prime 2047
+  // twice and 4095 once, CRT products 4095 twice and 8191 once, transforms 2048 twice; the
+  // defaults take 4095 for both products, where the other choice would lose up to 1.7x (FLINT's
+  // time at 2047 varied from 0.057 to 0.103 ms between runs, the GPU's 0.088-0.092 ms). Near a
+  // crossover the two engines are within 1.3x of each other.
+  size_t length[gpu_operation_count] = {1023, 2047, 1024, 2047, size_t{1} << 17, 2047, 2047, 2048, 4095, 4095, 2048};
   std::string origin = "defaults";  // or the config file it was read from
 };
 

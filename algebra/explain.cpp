@@ -268,10 +268,11 @@ std::string explain_engine(const std::vector<EngineNote>& notes) {
   if (gpu_mode() == GpuMode::On) return text + "; :gpu on sends every product and transform to the GPU";
   const Crossovers& c = crossovers();
   auto from = [&](GpuOperation op) { return number(c.length[static_cast<size_t>(op)]); };
-  return text + "; the GPU takes products from " + from(GpuOperation::ProductNttPrime) + " coefficients (" +
-         from(GpuOperation::ProductNttPrime32) + " for p < 2^32, " + from(GpuOperation::ProductNttPrime17) +
-         " for p < 2^17) and transforms from length " + from(GpuOperation::Transform) + " (" +
-         from(GpuOperation::Transform32) + ", " + from(GpuOperation::Transform17) + ")";
+  auto both = [&](GpuOperation product, GpuOperation transform) { return from(product) + " and " + from(transform); };
+  return text + "; the GPU takes products from " + from(GpuOperation::ProductNttPrime) +
+         " coefficients and transforms from length " + from(GpuOperation::Transform) + " (p < 2^32: " +
+         both(GpuOperation::ProductNttPrime32, GpuOperation::Transform32) +
+         "; p < 2^17: " + both(GpuOperation::ProductNttPrime17, GpuOperation::Transform17) + ")";
 }
 
 }  // namespace cas
