@@ -28,6 +28,11 @@ class Node {
   virtual void collect_assigned(std::set<std::string>&) const {}
   const Position& where() const { return where_; }
 
+ protected:
+  // For nodes that grow as the parser reads on (Chain, Index): they report where the outermost
+  // node of the equivalent nested tree would.
+  void move_to(Position where) { where_ = where; }
+
  private:
   Position where_;
 };
@@ -84,7 +89,11 @@ class Index final : public Node {
   Index(Position p, NodePtr target, NodePtr index) : Node(p), target_(std::move(target)) {
     append(p, std::move(index));
   }
-  void append(Position bracket, NodePtr index) { subscripts_.push_back({bracket, std::move(index)}); }
+  // The node is where its last bracket is, as the outermost Index of nested subscripts was.
+  void append(Position bracket, NodePtr index) {
+    subscripts_.push_back({bracket, std::move(index)});
+    move_to(bracket);
+  }
   Value eval(Interpreter& in) const override;
   void resolve(Resolver& r) override;
   NodePtr& target() { return target_; }
@@ -132,14 +141,19 @@ class Unary final : public Node {
 // A left-associative chain `a op b op c ...` of one precedence level, kept flat: a left-deep tree
 // of ten million `+` overflowed the stack in evaluation and destruction. Evaluating the chain left
 // to right is what the left-deep tree did, so the parser also appends to a parenthesised chain on
-// the left. The node's position is its first operator's; each link keeps its own.
+// the left. Each link keeps its operator's position, and the node is where its last operator is, as
+// the outermost node of the left-deep tree was (errors about the chain's value point there, not
+// inside a parenthesised chain on the left).
 template <typename Op>
 class Chain : public Node {
  public:
   Chain(Position p, Op op, NodePtr left, NodePtr right) : Node(p), first_(std::move(left)) {
     append(op, p, std::move(right));
   }
-  void append(Op op, Position where, NodePtr right) { links_.push_back({op, where, std::move(right)}); }
+  void append(Op op, Position where, NodePtr right) {
+    links_.push_back({op, where, std::move(right)});
+    move_to(where);
+  }
   void resolve(Resolver& r) override {
     first_->resolve(r);
     for (Link& link : links_) link.operand->resolve(r);

@@ -407,6 +407,21 @@ TEST_CASE("a chain evaluates left to right, and short-circuits, as nested operat
   CHECK(e->where().line_column().column == 19);  // the third '+', where the moduli first meet
 }
 
+TEST_CASE("an error about a chain's value points where the nested tree's outermost node was", "[grammar][errors]") {
+  // The last operator of the chain (or the last '[' of a run of subscripts), never an operator
+  // inside a parenthesised chain on the left.
+  check_failures({
+      {"if (1 + 2) * 3 { 1 }", "the condition of 'if' must be true or false, not 9", 1, 12, false},
+      {"if 1 + 2 + 3 { 1 }", "the condition of 'if' must be true or false, not 6", 1, 10, false},
+      {"while (5 mod 7) mod 7 { 1 }", "the condition of 'while' must be true or false", 1, 17, false},
+      {"v = [1]\nv[(true and true) or false]", "a vector index must be an integer", 2, 19, false},
+      {"(true and true) and 1 + 1 + 1", "the condition of 'and' must be true or false, not 3", 1, 27, false},
+      {"v = [1, 2]\nv[(1 + 1) + 1]", "index 3 is out of range", 2, 11, false},
+      {"v = [[1]]\nif v[0][0] { 1 }", "the condition of 'if' must be true or false, not 1", 2, 8, false},
+      {"v = [[1]]\nfor e in v[0][0] { 1 }", "'for ... in' needs a vector or a range a..b", 2, 14, false},
+  });
+}
+
 TEST_CASE("errors found while resolving names and running", "[grammar][errors]") {
   check_failures({
       {"break", "'break' outside a loop", 1, 1, false},
