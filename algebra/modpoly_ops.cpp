@@ -19,10 +19,16 @@ void require_same(const ModPoly& a, const ModPoly& b) {
                       b.modulus()->to_string());
 }
 
+// "division by the zero polynomial", said once: the operators pass what = "division".
+std::string zero_divisor_message(const std::string& what) {
+  const std::string message = "division by the zero polynomial";
+  return what == "division" ? message : what + ": " + message;
+}
+
 }  // namespace
 
 void require_invertible_lead(const ModPoly& b, const char* what) {
-  if (b.is_zero()) throw DomainError(std::string(what) + ": division by the zero polynomial");
+  if (b.is_zero()) throw DomainError(zero_divisor_message(what));
   Fmpz lc, g;
   lead(lc.get(), b);
   if (b.modulus()->is_prime()) return;  // a non-zero leading coefficient is a unit

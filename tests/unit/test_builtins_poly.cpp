@@ -161,6 +161,11 @@ TEST_CASE("divrem: f = q*g + r with deg r < deg g over Z/pZ", "[builtins][poly]"
   }
   CHECK(error_message("divrem(x, 0)") == "divrem: division by the zero polynomial");
   CHECK(error_message("divrem(x mod 7, 0)") == "divrem: division by the zero polynomial");
+  // The operators say it once, over Z/pZ as in Z[x] (it read "division: division by ...").
+  for (const char* op : {"//", "%", "/"}) {
+    CHECK(error_message(std::string("(x^2 mod 7) ") + op + " (0*x mod 7)") == "division by the zero polynomial");
+    CHECK(error_message(std::string("x^2 ") + op + " 0*x") == "division by the zero polynomial");
+  }
   CHECK(error_message("divrem(x^2 mod 6, (2*x + 1) mod 6)") ==
         "divrem: the leading coefficient 2 mod 6 is not invertible");
 }
