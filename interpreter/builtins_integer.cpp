@@ -71,12 +71,25 @@ Value builtin_lcm(CallContext& c) {
   return Value::zpoly(std::move(l));
 }
 
+// The smallest cofactors, GMP's (|s| <= |b|/2g and |t| <= |a|/2g, with GMP's rules when one
+// argument divides the other), which PARI's gcdext gives too. FLINT 2.9's fmpz_xgcd only reduces s
+// mod b/g: xgcd(12, 18) gave [6, 17, -11] instead of [6, -1, 1].
+Value integer_xgcd(const fmpz* a, const fmpz* b) {
+  mpz_t g, s, t, x, y;
+  mpz_inits(g, s, t, x, y, nullptr);
+  fmpz_get_mpz(x, a);
+  fmpz_get_mpz(y, b);
+  mpz_gcdext(g, s, t, x, y);
+  Fmpz gcd, u, v;
+  fmpz_set_mpz(gcd.get(), g);
+  fmpz_set_mpz(u.get(), s);
+  fmpz_set_mpz(v.get(), t);
+  mpz_clears(g, s, t, x, y, nullptr);
+  return Value::vec({integer_value(std::move(gcd)), integer_value(std::move(u)), integer_value(std::move(v))});
+}
+
 Value builtin_xgcd(CallContext& c) {
-  if (both_integers(c)) {
-    Fmpz g, s, t;
-    fmpz_xgcd(g.get(), s.get(), t.get(), c.args[0].as_int(), c.args[1].as_int());
-    return Value::vec({integer_value(std::move(g)), integer_value(std::move(s)), integer_value(std::move(t))});
-  }
+  if (both_integers(c)) return integer_xgcd(c.args[0].as_int(), c.args[1].as_int());
   if (!any_poly_or_residue(c)) needs_integers_or_polys(c, "xgcd");
   ModulusPtr m = poly_ring(c, {0, 1}, "xgcd");
   if (!m)

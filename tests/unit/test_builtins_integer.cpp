@@ -86,6 +86,16 @@ TEST_CASE("gcd and lcm of integers agree with FLINT", "[builtins][integer]") {
 TEST_CASE("xgcd of integers: [g, s, t] with g = s*a + t*b", "[builtins][integer]") {
   CHECK(show("xgcd(240, 46)") == "[2, -9, 47]");
   CHECK(show("xgcd(0, 0)") == "[0, 0, 0]");
+  // The smallest cofactors, as PARI/GP's gcdext gives them ([s, t, g] there).
+  CHECK(show("xgcd(12, 18)") == "[6, -1, 1]");
+  CHECK(show("xgcd(-12, 18)") == "[6, 1, 1]");
+  CHECK(show("xgcd(12, -18)") == "[6, -1, -1]");
+  CHECK(show("xgcd(0, 5)") == "[5, 0, 1]");
+  CHECK(show("xgcd(-5, 0)") == "[5, -1, 0]");
+  CHECK(show("xgcd(7, 7)") == "[7, 0, 1]");
+  CHECK(show("xgcd(6, 3)") == "[3, 0, 1]");
+  CHECK(show("xgcd(3, 6)") == "[3, 1, 0]");
+  CHECK(show("xgcd(10^30 + 1, 2^80)") == "[1, -56506301120538055016447, 46740916773992502442069135673]");
   Random r;
   Session s;
   for (int i = 0; i < trials(200); i++) {
@@ -94,6 +104,12 @@ TEST_CASE("xgcd of integers: [g, s, t] with g = s*a + t*b", "[builtins][integer]
     s.eval("a = " + str(a) + "; b = " + str(b) + "; v = xgcd(a, b)");
     CHECK(s.show("v[0]") == str(g));
     CHECK(holds(s, "v[0] == v[1]*a + v[2]*b"));
+    Fmpz cofactor, bound;  // the smallest cofactors: 2 g |s| <= |b|, or |s| <= 1
+    fmpz_set_str(cofactor.get(), s.show("v[1]").c_str(), 10);
+    fmpz_abs(cofactor.get(), cofactor.get());
+    fmpz_mul(bound.get(), cofactor.get(), g.get());
+    fmpz_mul_2exp(bound.get(), bound.get(), 1);
+    CHECK((fmpz_cmpabs(bound.get(), b.get()) <= 0 || fmpz_cmp_ui(cofactor.get(), 1) <= 0));
   }
 }
 
