@@ -18,11 +18,22 @@ class Resolver;
 struct Builtin;
 struct Function;
 
+// A term c*x^k of a polynomial written out, as cas prints one (see PendingSum in eval.cpp).
+struct Term {
+  Fmpz coefficient;
+  ulong exponent = 0;
+  bool has_x = false;  // x^0 is a polynomial, 1 an integer
+};
+
 class Node {
  public:
   explicit Node(Position where) : where_(where) {}
   virtual ~Node() = default;
   virtual Value eval(Interpreter& in) const = 0;
+  // Whether this node is such a term: an integer literal, x, x^k for a literal k >= 0, c*x^k or
+  // c*x, or one of them negated, with x a variable that now holds the polynomial x. The term's
+  // value goes to t without being built.
+  virtual bool as_term(Interpreter&, Term&) const { return false; }
   virtual void resolve(Resolver& r) = 0;
   // Adds the names this node assigns (for the locals of a function body).
   virtual void collect_assigned(std::set<std::string>&) const {}
@@ -49,6 +60,7 @@ class Constant final : public Node {
   Constant(Position p, Value v) : Node(p), value_(std::move(v)) {}
   Value eval(Interpreter&) const override { return value_; }
   void resolve(Resolver&) override {}
+  bool as_term(Interpreter&, Term& t) const override;
   const Value& value() const { return value_; }
 
  private:
@@ -60,6 +72,7 @@ class VarRef final : public Node {
   VarRef(Position p, std::string name) : Node(p), name_(std::move(name)) {}
   Value eval(Interpreter& in) const override;
   void resolve(Resolver& r) override;
+  bool as_term(Interpreter& in, Term& t) const override;
   const std::string& name() const { return name_; }
   const Slot& slot() const { return slot_; }
 
@@ -132,6 +145,7 @@ class Unary final : public Node {
   Unary(Position p, UnaryOp op, NodePtr operand) : Node(p), op_(op), operand_(std::move(operand)) {}
   Value eval(Interpreter& in) const override;
   void resolve(Resolver& r) override { operand_->resolve(r); }
+  bool as_term(Interpreter& in, Term& t) const override;
 
  private:
   UnaryOp op_;
@@ -173,6 +187,10 @@ class Binary final : public Chain<BinaryOp> {
  public:
   using Chain::Chain;
   Value eval(Interpreter& in) const override;
+  bool as_term(Interpreter& in, Term& t) const override;
+
+ private:
+  size_t add_terms(Interpreter& in, Value& sum, size_t from) const;
 };
 
 enum class ModOp { Mod };  // the only operator of its level

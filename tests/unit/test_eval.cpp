@@ -454,3 +454,54 @@ TEST_CASE("integer, Z[x] and Z/pZ results agree with PARI/GP", "[eval][gp]") {
   unlink(input);
   unlink(output.c_str());
 }
+
+// A sum of terms c*x^k gathers them in a sparse sum (eval.cpp, PendingSum): each must give what
+// the same sum gives evaluated one `+` at a time. Writing a term as c*x^k*1 keeps it out of the
+// gathering, so each line below is checked against its own term-by-term form.
+TEST_CASE("sums of terms c*x^k: the same values and kinds as term by term", "[eval][values]") {
+  auto term_by_term = [](std::string text) {
+    for (const std::string& power : {"x^3", "x^2", "x^0", "x "})
+      for (size_t at = text.find(power); at != std::string::npos; at = text.find(power, at + power.size() + 2))
+        text.insert(at + power.size() - (power == "x " ? 1 : 0), "*1");
+    return text;
+  };
+  for (const std::string text :
+       {"x^3 - 2*x + 7", "1 + x - x", "2 - x^3 + x^3", "-x^2 + 3*x + 0*x^3", "x + 1 - 1", "7 + x^0",
+        "x^0 + 5 - 4", "(x mod 5) + 3*x^2 + 4", "\"s\" + 3*x^2 + 4", "x^3 + x^3 - 2*x^3",
+        "3*x^2 + -4*x^3 - -5", "(2*x^3 + 1) * x^2 + x^3"}) {
+    INFO(text << "  against  " << term_by_term(text));
+    Session a, b;
+    CHECK(a.show(text) == b.show(term_by_term(text)));
+    CHECK(a.show("typeof(" + text + ")") == b.show("typeof(" + term_by_term(text) + ")"));
+  }
+  CHECK(show("typeof(1 + 2 + 3)") == "\"int\"");
+  CHECK(show("typeof(x + 1 - x)") == "\"zpoly\"");
+  CHECK(show("x = 5; 3*x^2 + 2*x + 1") == "86");                   // x bound to something else
+  CHECK(show("fn f(x) { return x^2 + 2*x + 1 }; f(3)") == "16");  // a local x
+  CHECK(show("y = x; y^2 + 2*y + 1") == "x^2 + 2*x + 1");         // another name for x
+}
+
+TEST_CASE("a printed polynomial reads back as the same polynomial", "[eval][values]") {
+  Session s;
+  s.eval("seed(17); f = randzpoly(20000, 300) * x^5 + 1; g = -randzpoly(3000, 8)");
+  for (const char* name : {"f", "g", "f - g"}) {
+    const std::string printed = s.show(name);
+    INFO(name);
+    s.eval("h = " + printed);
+    CHECK(holds(s, "h == " + std::string(name)));
+  }
+}
+
+TEST_CASE("sums of terms: errors keep their positions", "[eval][errors]") {
+  auto e = Session().error("x^2 + 3*x + 1.5");
+  REQUIRE(e);
+  CHECK(e->where().line_column().column == 11);  // the second +
+  CHECK_THAT(e->message(), Catch::Contains("not defined between"));
+  auto f = Session().error("x^2 + 3*x^1099511627776");
+  REQUIRE(f);
+  CHECK(f->where().line_column().column == 5);
+  CHECK_THAT(f->message(), Catch::Contains("the term x^1099511627776 would need about"));
+  auto g = Session().error("x^2 + 3*x^-1");
+  REQUIRE(g);
+  CHECK_THAT(g->message(), Catch::Contains("negative power"));
+}
