@@ -493,15 +493,16 @@ TEST_CASE("a printed polynomial reads back as the same polynomial", "[eval][valu
 }
 
 TEST_CASE("sums of terms: errors keep their positions", "[eval][errors]") {
-  auto e = Session().error("x^2 + 3*x + 1.5");
+  Session s;  // it owns the source the errors' positions point into
+  auto e = s.error("x^2 + 3*x + 1.5");
   REQUIRE(e);
   CHECK(e->where().line_column().column == 11);  // the second +
   CHECK_THAT(e->message(), Catch::Contains("not defined between"));
-  auto f = Session().error("x^2 + 3*x^1099511627776");
+  auto f = s.error("x^2 + 3*x^1099511627776");
   REQUIRE(f);
   CHECK(f->where().line_column().column == 5);
   CHECK_THAT(f->message(), Catch::Contains("the term x^1099511627776 would need about"));
-  auto g = Session().error("x^2 + 3*x^-1");
+  auto g = s.error("x^2 + 3*x^-1");
   REQUIRE(g);
   CHECK_THAT(g->message(), Catch::Contains("negative power"));
 }

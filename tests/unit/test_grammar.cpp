@@ -376,11 +376,12 @@ TEST_CASE("long flat chains of operators and subscripts need no deep stack", "[g
         CHECK(show(chain("true", " and true", million)) == "true");
         CHECK(show(chain("false", " or false", million) + " or true") == "true");
         CHECK(show(chain("5", " mod 7", million)) == "5 mod 7");
-        auto e = Session().error("v = [1]; " + chain("v", "[0]", million));
+        Session s;  // it owns the source the errors' positions point into
+        auto e = s.error("v = [1]; " + chain("v", "[0]", million));
         REQUIRE(e);
         CHECK(e->message() == "only vectors can be indexed, not an integer");
         CHECK(e->where().line_column().column == 14);  // the second '['
-        auto f = Session().error("v = [1]; " + chain("v", "[0]", million) + " = 2");
+        auto f = s.error("v = [1]; " + chain("v", "[0]", million) + " = 2");
         REQUIRE(f);
         CHECK_THAT(f->message(), Catch::Contains("only vector entries can be assigned"));
       },
