@@ -6,6 +6,7 @@
 #include "format.hpp"
 #include "modpoly_ops.hpp"
 #include "multiply.hpp"
+#include "ntt_cpu.hpp"
 #include "parallel.hpp"
 #include "vector_words.hpp"
 
@@ -87,79 +88,6 @@ Value to_vector(const std::vector<Fmpz>& items, const ModulusPtr& m) {
   return Value::vec(std::move(out));
 }
 
-void bit_reverse(Words& a) {
-  const size_t n = a.size();
-  for (size_t i = 1, j = 0; i < n; i++) {
-    size_t bit = n >> 1;
-    for (; j & bit; bit >>= 1) j ^= bit;
-    j ^= bit;
-    if (i < j) std::swap(a[i], a[j]);
-  }
-}
-
-// The twiddles of every stage side by side: the stage of half-length h reads
-// tw[h + j] = w^(j n / 2h), j < h, contiguously. Built from the last stage's powers of w
-// (tw[h + j] = tw[2h + 2j]). With Shoup companions (pre), each product is two multiplications
-// and no division.
-struct StageTwiddles {
-  std::vector<ulong> tw, pre;
-};
-
-StageTwiddles stage_twiddles(size_t n, ulong w, const nmod_t& mod, bool with_companions) {
-  StageTwiddles t{std::vector<ulong>(n), {}};
-  const size_t half = n / 2;
-  t.tw[half] = 1;
-  for (size_t j = 1; j < half; j++) t.tw[half + j] = nmod_mul(t.tw[half + j - 1], w, mod);
-  for (size_t k = half; k-- > 1;) t.tw[k] = t.tw[2 * k];
-  if (with_companions) {
-    t.pre.resize(n);
-    for (size_t j = 0; j < half; j++) t.pre[half + j] = n_mulmod_precomp_shoup(t.tw[half + j], mod.n);
-    for (size_t k = half; k-- > 1;) t.pre[k] = t.pre[2 * k];
-  }
-  return t;
-}
-
-// The butterflies (a, b) -> (a + w b, a - w b) of all stages; p < 2^63, values in [0, p).
-void butterfly_stages_shoup(ulong* a, size_t n, const StageTwiddles& t, const ulong p) {
-  for (size_t half = 1; half < n; half <<= 1) {
-    const ulong* tw = t.tw.data() + half;
-    const ulong* pre = t.pre.data() + half;
-    for (ulong* block = a; block < a + n; block += 2 * half)
-      for (size_t j = 0; j < half; j++) {
-        const ulong top = block[j], v = n_mulmod_shoup(tw[j], block[j + half], pre[j], p);
-        const ulong difference = top - v, sum = top + v;  // no overflow: top, v < p < 2^63
-        block[j + half] = top < v ? difference + p : difference;
-        block[j] = sum >= p ? sum - p : sum;
-      }
-  }
-}
-
-void butterfly_stages_nmod(ulong* a, size_t n, const StageTwiddles& t, const nmod_t mod) {
-  for (size_t half = 1; half < n; half <<= 1) {
-    const ulong* tw = t.tw.data() + half;
-    for (ulong* block = a; block < a + n; block += 2 * half)
-      for (size_t j = 0; j < half; j++) {
-        const ulong top = block[j], v = nmod_mul(block[j + half], tw[j], mod);
-        block[j + half] = nmod_sub(top, v, mod);
-        block[j] = nmod_add(top, v, mod);
-      }
-  }
-}
-
-// In-place iterative radix-2 NTT: bit reversal, then log2 n butterfly stages.
-// Shoup products need p < 2^63 (FLINT's n_mulmod_shoup); larger word-size p use nmod_mul.
-void ntt_word(Words& a, ulong w, const nmod_t& mod) {
-  const size_t n = a.size();
-  if (n < 2) return;
-  bit_reverse(a);
-  const bool shoup = mod.n < (ulong{1} << 63);
-  const StageTwiddles t = stage_twiddles(n, w, mod, shoup);
-  if (shoup)
-    butterfly_stages_shoup(a.data(), n, t, mod.n);
-  else
-    butterfly_stages_nmod(a.data(), n, t, mod);
-}
-
 void ntt_big(std::vector<Fmpz>& a, const fmpz* w, const fmpz_mod_ctx_struct* ctx) {
   const size_t n = a.size();
   for (size_t i = 1, j = 0; i < n; i++) {
@@ -226,7 +154,7 @@ bool transform_on_gpu(const ulong* in, ulong* out, size_t n, ulong w, bool inver
 void transform_words_on_cpu(Words& words, ulong w, const Modulus& m) {
   const Fmpz root(w);
   engine_note("cpu ntt", static_cast<double>(words.size()), transform_detail(words.size(), root.get(), m));
-  ntt_word(words, w, m.nmod());
+  ntt_words_cpu(words.data(), words.size(), w, m.nmod());
 }
 
 // The forward transform at w in place, on the GPU from its crossover.

@@ -37,7 +37,7 @@ Residues apply_butterflies(const Residues& before, const std::vector<Butterfly>&
   return after;
 }
 
-// Stage s of the iterative Cooley-Tukey FFT (as ntt_word in fourier.cpp): blocks of length
+// Stage s of the iterative Cooley-Tukey FFT (as ntt_words_cpu in ntt_cpu.cpp): blocks of length
 // 2^s, pairs (i + j, i + j + 2^(s-1)) in place, twiddle w^(j n / 2^s).
 std::vector<Butterfly> cooley_tukey_butterflies(size_t n, size_t stage) {
   const size_t length = size_t{1} << stage, half = length / 2, stride = n / length;
