@@ -548,7 +548,7 @@ void finish_summed_words(fmpz_t out, const std::vector<ulong>& summed, size_t wo
   const ulong* sums = summed.data();
   const ulong* carry_bits = sums + words;
   const size_t grain = 4096;
-  if (ranges == 0) ranges = std::min<size_t>(std::thread::hardware_concurrency(), words / grain);
+  if (ranges == 0) ranges = std::min<size_t>(core_count(), words / grain);
   ranges = std::max<size_t>(1, std::min(ranges, words));
   auto begin = [&](size_t r) { return words * r / ranges; };
   std::vector<ulong> carry(ranges);

@@ -6,7 +6,6 @@
 #include <flint/ulong_extras.h>
 
 #include <algorithm>
-#include <thread>
 #include <vector>
 
 namespace cas {
@@ -178,7 +177,7 @@ void ntt_words_cpu(ulong* a, std::size_t n, ulong w, const nmod_t& mod) {
   bit_reverse(a, n);
   const Arithmetic arithmetic = arithmetic_for(mod.n);
   const StageTwiddles t = stage_twiddles(n, w, mod, arithmetic);
-  const std::size_t threads = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t threads = core_count();
   switch (arithmetic) {
     case Arithmetic::Lazy:
       dit_stages(a, n, t, LazyButterfly{mod.n, 2 * mod.n}, threads);
