@@ -230,7 +230,7 @@ size_t Binary::add_terms(Interpreter& in, Value& sum, size_t from) const {
   PendingSum pending;
   size_t end = from;
   for (; end < links_.size() && pending.take(links_[end], in); end++) check_interrupt(links_[end].where);
-  pending.flush_into(sum);
+  if (end > from) at_position(links_[end - 1].where, [&] { pending.flush_into(sum); });  // out of memory there
   return end;
 }
 
