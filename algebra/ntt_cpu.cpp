@@ -105,8 +105,8 @@ struct NmodButterfly {
 // The butterflies j in [begin, end) of one block of 2 half words. Nmod has no companions and
 // reads its twiddles twice instead (the loop stays free of a test).
 template <class Butterfly>
-CAS_NO_SPLIT_PATHS void block_butterflies(ulong* block, std::size_t half, std::size_t begin, std::size_t end, const StageTwiddles& t,
-                       const Butterfly& butterfly) {
+CAS_NO_SPLIT_PATHS void block_butterflies(ulong* block, std::size_t half, std::size_t begin, std::size_t end,
+                                          const StageTwiddles& t, const Butterfly& butterfly) {
   const ulong* __restrict tw = t.tw.data() + half;
   const ulong* __restrict pre = (t.pre.empty() ? t.tw.data() : t.pre.data()) + half;
   ulong* __restrict x = block;
