@@ -235,6 +235,14 @@ void resultant(fmpz_t out, const ModPoly& a, const ModPoly& b) {
     fmpz_mod_poly_resultant(out, a.big(), b.big(), a.ctx());
 }
 
+void discriminant(fmpz_t out, const ModPoly& f) {
+  f.modulus()->require_field("discriminant");
+  if (f.word())
+    fmpz_set_ui(out, nmod_poly_discriminant(f.nmod()));
+  else
+    fmpz_mod_poly_discriminant(out, f.big(), f.ctx());
+}
+
 ModPoly compose(const ModPoly& f, const ModPoly& g) {
   require_same(f, g);
   ModPoly r(f.modulus());

@@ -35,6 +35,7 @@ ModPoly make_monic(const ModPoly& a);
 ModPoly gcd(const ModPoly& a, const ModPoly& b);                        // monic
 void xgcd(ModPoly& g, ModPoly& s, ModPoly& t, const ModPoly& a, const ModPoly& b);
 void resultant(fmpz_t out, const ModPoly& a, const ModPoly& b);
+void discriminant(fmpz_t out, const ModPoly& f);  // p prime, deg f >= 1
 ModPoly compose(const ModPoly& f, const ModPoly& g);
 ModPoly powmod(const ModPoly& f, const fmpz_t e, const ModPoly& m);
 std::vector<std::pair<ModPoly, slong>> factor(const ModPoly& f, fmpz_t unit_out);

@@ -8,6 +8,7 @@
 #include "poly_args.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace cas {
 
@@ -319,6 +320,25 @@ Fmpz binomial_nonnegative(const Fmpz& n, const Fmpz& k) {
   return r;
 }
 
+Value builtin_abs(CallContext& c) {
+  const Value& a = c.args[0];
+  if (a.is(Kind::Real)) return Value::real(std::fabs(a.as_real()));
+  Fmpz r(int_arg(c, 0, "abs"));
+  fmpz_abs(r.get(), r.get());
+  return integer_value(std::move(r));
+}
+
+Value builtin_factorial(CallContext& c) {
+  const fmpz* n = int_arg(c, 0, "factorial");
+  if (fmpz_sgn(n) < 0) throw DomainError("factorial: n must be at least 0, not " + fmpz_to_string(n));
+  // n! has about n log2(n) bits.
+  const double count = fmpz_get_d(n);
+  guard_allocation(count * std::log2(count + 2) / 8, "this factorial");
+  Fmpz r;
+  fmpz_fac_ui(r.get(), fmpz_get_ui(n));
+  return integer_value(std::move(r));
+}
+
 Value builtin_binomial(CallContext& c) {
   Fmpz n(int_arg(c, 0, "binomial")), k(int_arg(c, 1, "binomial"));
   if (fmpz_sgn(k.get()) < 0) return Value::integer(slong{0});
@@ -364,6 +384,8 @@ void register_integer_builtins(Registry& r) {
         "(moduli need not be coprime, but the residues must then agree). Residues may be polynomials in Z[x] "
         "or Z/m_iZ[x]: then coefficient by coefficient, giving Z[x] with coefficients in 0..M-1. crt(v) with "
         "v a vector of Z/m_iZ values takes the moduli from them. crt([2, 0, 8], [3, 7, 11]) = 140.");
+  r.reg("abs", 1, builtin_abs, "abs(a): the absolute value of an integer (or of a real, such as a time).");
+  r.reg("factorial", 1, builtin_factorial, "factorial(n): n! = 1 * 2 * ... * n for an integer n >= 0; 0! = 1.");
   r.reg("binomial", 2, builtin_binomial,
         "binomial(n, k): the binomial coefficient n choose k; 0 for k < 0 or 0 <= n < k; for negative n, "
         "(-1)^k * binomial(k - n - 1, k).");

@@ -219,6 +219,21 @@ Value builtin_resultant(CallContext& c) {
   return Value::integer(std::move(r));
 }
 
+// (-1)^(n(n-1)/2) resultant(f, f') / lc(f), as PARI's poldisc; constants have none.
+Value builtin_discriminant(CallContext& c) {
+  Fmpz d;
+  if (ModulusPtr m = poly_ring(c, {0}, "discriminant")) {
+    ModPoly f = modpoly_arg(c, 0, m);
+    if (f.degree() < 1) throw DomainError("discriminant: needs a polynomial of degree at least 1, not a constant");
+    discriminant(d.get(), f);
+    return mod_value(d.get(), m);
+  }
+  ZPoly f = zpoly_arg(c, 0);
+  if (f.degree() < 1) throw DomainError("discriminant: needs a polynomial of degree at least 1, not a constant");
+  fmpz_poly_discriminant(d.get(), f.get());
+  return Value::integer(std::move(d));
+}
+
 // ---- roots, irreducibility, interpolation -------------------------------------
 
 Value builtin_roots(CallContext& c) {
@@ -391,6 +406,9 @@ void register_poly_builtins(Registry& r) {
         "degree >= deg g are reduced modulo lc(g).");
   r.reg("resultant", 2, builtin_resultant,
         "resultant(f, g): the resultant of f and g; an integer in Z[x], an element of Z/pZ over Z/pZ (p prime).");
+  r.reg("discriminant", 1, builtin_discriminant,
+        "discriminant(f): the discriminant of f, (-1)^(n(n-1)/2) resultant(f, f') / lc(f) for deg f = n >= 1: an "
+        "integer in Z[x], an element of Z/pZ over Z/pZ (p prime). discriminant(x^2 + b*x + c) = b^2 - 4c.");
   r.reg("roots", 1, builtin_roots,
         "roots(f): the distinct roots of f, ascending: in Z/pZ (p prime) for f over Z/pZ, the integer roots "
         "for f in Z[x]. Multiplicities are not repeated (see factor).");

@@ -296,3 +296,18 @@ TEST_CASE("every integer builtin has help text", "[builtins][integer]") {
     CHECK(b->help.rfind(std::string(name) + "(", 0) == 0);
   }
 }
+
+TEST_CASE("abs and factorial", "[builtins][integer]") {
+  CHECK(show("abs(-3)") == "3");
+  CHECK(show("abs(7)") == "7");
+  CHECK(show("abs(-10^30)") == "1000000000000000000000000000000");
+  CHECK(show("abs(-1.5)") == "1.5");
+  CHECK(error_message("abs(x)") == "abs: argument 1 must be an integer, not x");
+  CHECK(error_message("abs(3 mod 7)") == "abs: argument 1 must be an integer, not 3 mod 7");  // no order on Z/pZ
+  CHECK(show("factorial(0)") == "1");
+  CHECK(show("factorial(20)") == "2432902008176640000");  // PARI/GP 20!
+  CHECK(show("factorial(100) % 1000000007") == "437918130");  // PARI/GP 100! % (10^9 + 7)
+  CHECK(show("factorial(30) == binomial(30, 15) * factorial(15)^2") == "true");
+  CHECK(error_message("factorial(-1)") == "factorial: n must be at least 0, not -1");
+  CHECK_THAT(error_message("factorial(2^70)"), Catch::Contains("this factorial would need about"));
+}

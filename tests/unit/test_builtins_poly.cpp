@@ -442,3 +442,26 @@ TEST_CASE("every polynomial builtin has help text", "[builtins][poly]") {
     CHECK(b->help.rfind(std::string(name) + "(", 0) == 0);
   }
 }
+
+TEST_CASE("discriminant: PARI/GP values, and (-1)^(n(n-1)/2) resultant(f, f') / lc(f)", "[builtins][poly]") {
+  CHECK(show("discriminant(3*x^2 + 2*x + 1)") == "-8");     // PARI/GP poldisc
+  CHECK(show("discriminant(2*x^3 - 4*x + 7)") == "-4780");  // PARI/GP
+  CHECK(show("discriminant((x^2 + 1) mod 7)") == "3 mod 7");  // PARI/GP
+  CHECK(show("discriminant((x^3 + x + 1) mod nextprime(2^100))") ==
+        "1267650600228229401496703205622 mod 1267650600228229401496703205653");  // PARI/GP
+  CHECK(show("discriminant(x)") == "1");
+  CHECK(show("discriminant((x - 3)^2 * (x + 1))") == "0");
+  CHECK(error_message("discriminant(5)") == "discriminant: needs a polynomial of degree at least 1, not a constant");
+  CHECK(error_message("discriminant(5 mod 7)") ==
+        "discriminant: needs a polynomial of degree at least 1, not a constant");
+  CHECK_THAT(error_message("discriminant((x^2 + 1) mod 6)"), Catch::Contains("needs a field, but 6 is not prime"));
+  RandomZ r;
+  Session s;
+  for (int i = 0; i < trials(40); i++) {
+    const cas::ZPoly f = r.poly(2 + i % 7, 20);
+    if (f.degree() < 1) continue;
+    s.eval("f = " + src(f) + "; n = deg(f)");
+    CHECK(holds(s, "discriminant(f) * lc(f) == (-1)^(n*(n-1)/2) * resultant(f, deriv(f))"));
+    CHECK(holds(s, "discriminant(f mod 1009) == discriminant(f) mod 1009"));
+  }
+}
