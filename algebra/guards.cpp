@@ -24,10 +24,11 @@ std::string gigabytes(double bytes) {
 }
 }  // namespace
 
+// Half of physical memory: the operands and FLINT's scratch space need room too.
+bool allocation_fits(double bytes) { return bytes <= physical_memory_bytes() / 2; }
+
 void guard_allocation(double bytes, const std::string& what) {
-  // Half of physical memory: the operands and FLINT's scratch space need room too.
-  const double limit = physical_memory_bytes() / 2;
-  if (bytes > limit)
+  if (!allocation_fits(bytes))
     throw DomainError(what + " would need about " + gigabytes(bytes) + ", more than this machine can hold (" +
                       gigabytes(physical_memory_bytes()) + " of memory)");
 }

@@ -168,15 +168,17 @@ namespace {
 
 class PendingSum {
  public:
-  // Takes `+ term` or `- term`; false when the link is to be evaluated as written.
+  // Takes `+ term` or `- term`; false when the link is to be evaluated as written. A term too
+  // large for memory is left to the evaluation too, so that its error is the one `^` gives, where
+  // the `^` stands.
   template <typename Link>
   bool take(const Link& link, Interpreter& in) {
     if (link.op != BinaryOp::Add && link.op != BinaryOp::Sub) return false;
     Term t;
-    if (!link.operand->as_term(in, t)) return false;
+    if (!link.operand->as_term(in, t) || !allocation_fits(8.0 * (static_cast<double>(t.exponent) + 1))) return false;
     if (link.op == BinaryOp::Sub) fmpz_neg(t.coefficient.get(), t.coefficient.get());
     if (!sum_) sum_.emplace();
-    at_position(link.where, [&] { add(t); });
+    at_position(link.where, [&] { add(t); });  // out of memory there
     return true;
   }
 
@@ -192,12 +194,10 @@ class PendingSum {
   void add(const Term& t) {
     fmpz_poly_struct* sum = sum_->get();
     const slong k = static_cast<slong>(t.exponent);
-    if (k < sum->length) {
+    if (k < sum->length)
       fmpz_add(sum->coeffs + k, sum->coeffs + k, t.coefficient.get());
-      return;
-    }
-    guard_allocation(8.0 * (static_cast<double>(k) + 1), "the term x^" + std::to_string(k));
-    fmpz_poly_set_coeff_fmpz(sum, k, t.coefficient.get());
+    else
+      fmpz_poly_set_coeff_fmpz(sum, k, t.coefficient.get());
   }
 
   std::optional<ZPoly> sum_;  // made with the first term
