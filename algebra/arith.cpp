@@ -256,18 +256,6 @@ ZPoly power_apart_from_x(const ZPoly& a, ulong n) {
   return result;
 }
 
-// The same for a monomial c*x^k over Z/pZ (FLINT's powering takes the binomial route there too).
-bool is_monomial(const ModPoly& a, Fmpz& c) {
-  if (a.is_zero()) return false;
-  Fmpz coefficient;
-  for (slong i = 0; i + 1 < a.length(); i++) {
-    a.coeff(coefficient.get(), i);
-    if (!fmpz_is_zero(coefficient.get())) return false;
-  }
-  a.coeff(c.get(), a.length() - 1);
-  return true;
-}
-
 Value zpoly_power(const ZPoly& a, const Value& e) {
   if (fmpz_sgn(e.as_int()) < 0) throw DomainError("a polynomial to a negative power is not a polynomial");
   ulong n = to_exponent(e, "the exponent");
@@ -283,7 +271,7 @@ Value modpoly_power(const ModPoly& a, const Value& e) {
   double length = static_cast<double>(std::max<slong>(a.degree(), 0)) * static_cast<double>(n) + 1;
   double bytes = length * (static_cast<double>(fmpz_bits(a.modulus()->value())) / 8 + 8);
   guard_allocation(bytes, "this power");
-  Fmpz c;
+  Fmpz c;  // a monomial c*x^k: FLINT's powering takes the binomial route there too
   if (is_monomial(a, c) && a.degree() > 0) {
     ModPoly result(a.modulus());
     fmpz_powm_ui(c.get(), c.get(), n, a.modulus()->value());

@@ -243,8 +243,40 @@ void discriminant(fmpz_t out, const ModPoly& f) {
     fmpz_mod_poly_discriminant(out, f.big(), f.ctx());
 }
 
+bool is_monomial(const ModPoly& a, Fmpz& c) {
+  if (a.is_zero()) return false;
+  Fmpz coefficient;
+  for (slong i = 0; i + 1 < a.length(); i++) {
+    a.coeff(coefficient.get(), i);
+    if (!fmpz_is_zero(coefficient.get())) return false;
+  }
+  a.coeff(c.get(), a.length() - 1);
+  return true;
+}
+
+namespace {
+
+// f(c x^k) = sum f_i c^i x^(i k), k >= 1: one pass. FLINT 2.9 composes over Z/pZ by the general
+// method whatever g is: f(x^2) for 40000 coefficients took 12 s (Z[x] has the shortcut).
+ModPoly compose_with_monomial(const ModPoly& f, const fmpz_t c, slong k) {
+  ModPoly r(f.modulus());
+  r.fit_length(f.degree() * k + 1);
+  Fmpz power(ulong{1}), term;
+  for (slong i = 0; i < f.length(); i++) {
+    f.coeff(term.get(), i);
+    fmpz_mod_mul(term.get(), term.get(), power.get(), f.ctx());
+    r.set_coeff(i * k, term.get());
+    fmpz_mod_mul(power.get(), power.get(), c, f.ctx());
+  }
+  return r;
+}
+
+}  // namespace
+
 ModPoly compose(const ModPoly& f, const ModPoly& g) {
   require_same(f, g);
+  Fmpz c;
+  if (!f.is_zero() && g.degree() >= 1 && is_monomial(g, c)) return compose_with_monomial(f, c.get(), g.degree());
   ModPoly r(f.modulus());
   if (f.word())
     nmod_poly_compose(r.nmod(), f.nmod(), g.nmod());

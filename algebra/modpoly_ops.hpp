@@ -36,6 +36,8 @@ ModPoly gcd(const ModPoly& a, const ModPoly& b);                        // monic
 void xgcd(ModPoly& g, ModPoly& s, ModPoly& t, const ModPoly& a, const ModPoly& b);
 void resultant(fmpz_t out, const ModPoly& a, const ModPoly& b);
 void discriminant(fmpz_t out, const ModPoly& f);  // p prime, deg f >= 1
+// Whether a is c*x^k (k >= 0, c nonzero): c in `c`.
+bool is_monomial(const ModPoly& a, Fmpz& c);
 ModPoly compose(const ModPoly& f, const ModPoly& g);
 ModPoly powmod(const ModPoly& f, const fmpz_t e, const ModPoly& m);
 std::vector<std::pair<ModPoly, slong>> factor(const ModPoly& f, fmpz_t unit_out);

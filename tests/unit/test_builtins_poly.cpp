@@ -138,6 +138,21 @@ TEST_CASE("deriv follows the product rule; compose agrees with eval", "[builtins
   CHECK(error_message("compose(x^100000, x^100000 + 1)").find("compose would need about") == 0);
 }
 
+// Over Z/mZ, g = c*x^k has its own one-pass route; the oracle is the composition in Z[x] reduced.
+TEST_CASE("compose with a monomial over Z/mZ equals the composition in Z[x] reduced", "[builtins][poly]") {
+  CHECK(show("compose((x^2 + 3*x + 1) mod 7, 2*x^3 mod 7)") == "(4*x^6 + 6*x^3 + 1) mod 7");  // PARI/GP subst
+  CHECK(show("compose((x^2 + x + 1) mod 4, 2*x mod 4)") == "(2*x + 1) mod 4");  // 2^2 = 0 mod 4; PARI/GP
+  CHECK(show("compose(0*x mod 7, x^2 mod 7)") == "0 mod 7");
+  Session s;
+  for (const char* m : {"7", "998244353", "12", "(2^64 + 13)", "(2^127 - 1)", "(3^50)"})
+    for (int i = 0; i < trials(15); i++) {
+      s.eval(std::string("seed(") + std::to_string(i) + "); M = " + m + "; f = randpoly(" + std::to_string(1 + 7 * i) +
+             ", M); c = eval(randpoly(1, M), 0); g = c * x^" + std::to_string(1 + i % 5) + " mod M");
+      INFO("modulus " << m << ", trial " << i);
+      CHECK(holds(s, "compose(f, g) == compose(lift(f), lift(g)) mod M"));
+    }
+}
+
 // ---- divrem, gcd, xgcd, lcm, resultant --------------------------------------------------
 
 TEST_CASE("divrem: f = q*g + r with deg r < deg g over Z/pZ", "[builtins][poly]") {
