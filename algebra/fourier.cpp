@@ -90,12 +90,7 @@ Value to_vector(const std::vector<Fmpz>& items, const ModulusPtr& m) {
 
 void ntt_big(std::vector<Fmpz>& a, const fmpz* w, const fmpz_mod_ctx_struct* ctx) {
   const size_t n = a.size();
-  for (size_t i = 1, j = 0; i < n; i++) {
-    size_t bit = n >> 1;
-    for (; j & bit; bit >>= 1) j ^= bit;
-    j ^= bit;
-    if (i < j) std::swap(a[i], a[j]);
-  }
+  bit_reverse_range(a.data(), n, 0, n);
   std::vector<Fmpz> powers(std::max<size_t>(n / 2, 1));
   fmpz_one(powers[0].get());
   for (size_t k = 1; k < n / 2; k++) fmpz_mod_mul(powers[k].get(), powers[k - 1].get(), w, ctx);

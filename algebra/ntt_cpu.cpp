@@ -139,25 +139,10 @@ void dit_stages(ulong* a, std::size_t n, const StageTwiddles& t, const Butterfly
   });
 }
 
-std::size_t reversed_bits(std::size_t i, unsigned bits) {
-  std::size_t r = 0;
-  for (unsigned b = 0; b < bits; b++, i >>= 1) r = (r << 1) | (i & 1);
-  return r;
-}
-
-// Swaps a[i] and a[reverse(i)] for i < reverse(i). Each pair belongs to the range holding its
-// smaller index, so the ranges can run on separate threads.
+// The bit reversal on the cores.
 void bit_reverse(ulong* a, std::size_t n) {
-  const unsigned bits = static_cast<unsigned>(n_flog(n, 2));
-  parallel_ranges(n, parallel_words, [&](std::size_t begin, std::size_t end) {
-    std::size_t j = reversed_bits(begin, bits);
-    for (std::size_t i = begin; i < end; i++) {
-      if (i < j) std::swap(a[i], a[j]);
-      std::size_t bit = n >> 1;  // j = reverse(i + 1): add 1 from the top bit down
-      for (; j & bit; bit >>= 1) j ^= bit;
-      j ^= bit;
-    }
-  });
+  parallel_ranges(n, parallel_words,
+                  [&](std::size_t begin, std::size_t end) { bit_reverse_range(a, n, begin, end); });
 }
 
 // [0, 4p) -> [0, p) after the lazy butterflies.

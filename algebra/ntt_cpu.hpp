@@ -8,8 +8,24 @@
 #include <flint/nmod_vec.h>
 
 #include <cstddef>
+#include <utility>
 
 namespace cas {
+
+// The bit-reversal permutation of a[0, n), n a power of two, restricted to the pairs whose smaller
+// index lies in [begin, end): it swaps a[i] and a[reverse(i)] for those i with i < reverse(i).
+// Each pair belongs to one range, so ranges can run on separate threads.
+template <class T>
+void bit_reverse_range(T* a, std::size_t n, std::size_t begin, std::size_t end) {
+  std::size_t j = 0;  // reverse(begin)
+  for (std::size_t bit = 1, i = begin; bit < n; bit <<= 1, i >>= 1) j = (j << 1) | (i & 1);
+  for (std::size_t i = begin; i < end; i++) {
+    if (i < j) std::swap(a[i], a[j]);
+    std::size_t bit = n >> 1;  // j = reverse(i + 1): add 1 from the top bit down
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+  }
+}
 
 // Entries of `a` must be below p.
 void ntt_words_cpu(ulong* a, std::size_t n, ulong w, const nmod_t& mod);
