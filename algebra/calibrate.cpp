@@ -187,7 +187,7 @@ std::vector<Timing> measure(GpuOperation op, const ModulusPtr& m, flint_rand_t s
 
 void print_header(std::ostream& log) {
   char line[200];
-  std::snprintf(line, sizeof line, "%-18s %10s %12s %12s %8s %7s %12s\n", "operation", "length", "flint ms",
+  std::snprintf(line, sizeof line, "%-18s %10s %12s %12s %8s %7s %12s\n", "operation", "length", "cpu ms",
                 "gpu ms", "cpu/gpu", "choice", "choice/best");
   log << line;
 }
@@ -200,7 +200,7 @@ void print_rows(std::ostream& log, GpuOperation op, const std::vector<Timing>& t
     const bool gpu_chosen = t.length >= threshold;
     const double chosen = gpu_chosen ? t.gpu : t.cpu;
     std::snprintf(line, sizeof line, "%-18s %10zu %12.3f %12.3f %8.2f %7s %12.2f\n", gpu_operation_key(op),
-                  t.length, t.cpu * 1e3, t.gpu * 1e3, t.cpu / t.gpu, gpu_chosen ? "gpu" : "flint",
+                  t.length, t.cpu * 1e3, t.gpu * 1e3, t.cpu / t.gpu, gpu_chosen ? "gpu" : "cpu",
                   chosen / std::min(t.cpu, t.gpu));
     log << line;
   }

@@ -78,7 +78,7 @@ bool gpu_usable() {
 
 std::string gpu_mode_caveat(GpuMode mode) {
   if (mode != GpuMode::On || gpu_usable()) return "";
-  return "no usable GPU here (" + gpu::describe() + "): everything runs on FLINT";
+  return "no usable GPU here (" + gpu::describe() + "): everything runs on the CPU";
 }
 
 const Crossovers& crossovers() {
@@ -95,6 +95,19 @@ bool use_gpu(GpuOperation op, size_t length) {
   if (current_mode == GpuMode::Off || !gpu_usable()) return false;
   if (current_mode == GpuMode::On) return length >= 2;
   return length >= crossovers().length[static_cast<size_t>(op)];
+}
+
+size_t cpu_ntt_crossover(bool one_transform, std::uint64_t p) {
+  // Product lengths 2^k - 1 from which the transforms were at least 1.1 times as fast as FLINT
+  // (at 2^(k-1) - 1 FLINT was as fast or faster): FLINT packs several small coefficients into a
+  // word, so small p move the crossover up, and CRT products take two or three transforms each.
+  if (p < (std::uint64_t{1} << 17)) return one_transform ? 8191 : 16383;
+  if (p < (std::uint64_t{1} << 32)) return one_transform ? 1023 : 16383;
+  return one_transform ? 511 : 4095;
+}
+
+bool use_cpu_ntt(bool one_transform, std::uint64_t p, size_t length) {
+  return length >= cpu_ntt_crossover(one_transform, p);
 }
 
 std::string crossover_config_path() {
@@ -173,7 +186,7 @@ std::vector<std::string> gpu_report() {
   std::vector<std::string> lines;
   lines.push_back("device: " + gpu::describe());
   lines.push_back(std::string("mode: ") + gpu_mode_name(current_mode) +
-                  (gpu_usable() ? "" : " (no usable GPU: everything runs on FLINT)"));
+                  (gpu_usable() ? "" : " (no usable GPU: everything runs on the CPU)"));
   const Crossovers& c = crossovers();
   lines.push_back("crossovers (" + c.origin + "):");
   for (size_t i = 0; i < gpu_operation_count; i++)

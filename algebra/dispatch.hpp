@@ -1,9 +1,9 @@
 #pragma once
-// Which engine runs a large operation: FLINT on the CPU or the CUDA engine.
+// Which engine runs a large operation: the CPU (FLINT, or cas's own transforms) or the CUDA engine.
 // `auto` uses the GPU from a crossover length measured by `cas --calibrate`
 // (saved in $XDG_CONFIG_HOME/cas/crossover.conf or ~/.config/cas/crossover.conf),
 // per operation and kind of prime; `on` uses it for every size it supports;
-// `off` never. Without a usable GPU every mode runs on FLINT.
+// `off` never. Without a usable GPU every mode runs on the CPU (FLINT, and cas's own transforms).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -35,7 +35,7 @@ constexpr size_t gpu_operation_count = 11;
 GpuOperation for_modulus(GpuOperation op, std::uint64_t p);
 const char* gpu_operation_key(GpuOperation op);  // "product.ntt_prime", ...
 
-// A crossover that keeps an operation on FLINT in `auto` mode.
+// A crossover that keeps an operation on the CPU in `auto` mode.
 constexpr size_t never_on_gpu = SIZE_MAX;
 
 struct Crossovers {
@@ -61,13 +61,30 @@ bool parse_gpu_mode(const std::string& text, GpuMode& out);
 
 bool gpu_usable();  // built with CUDA and a device answers (asked once)
 // What a user who asks for `mode` should be told: for "on" where no GPU answers, that everything
-// will run on FLINT; empty otherwise ("auto" without a GPU is the usual state, not news).
+// will run on the CPU; empty otherwise ("auto" without a GPU is the usual state, not news).
 std::string gpu_mode_caveat(GpuMode mode);
 const Crossovers& crossovers();
 void set_crossovers(const Crossovers& c);
 
 // Whether `op` of this length goes to the GPU under the current mode and crossovers.
 bool use_gpu(GpuOperation op, size_t length);
+
+// On the CPU, products in Z/pZ[x] (p a word) go to cas's own NTT (ntt_product_cpu.hpp) instead of
+// FLINT's nmod_poly_mul from a product length that depends on the size of p and on whether one
+// transform modulo p does (p prime, 2^k | p - 1 for the transform length 2^k) or two or three CRT
+// primes are needed. Measured on the 2-core development machine and the H100 machine's host
+// (README.md, sixteenth session): below these lengths both engines run on one core, so the
+// crossovers are the machine's single-core ratio and are not calibrated per machine.
+size_t cpu_ntt_crossover(bool one_transform, std::uint64_t p);
+bool use_cpu_ntt(bool one_transform, std::uint64_t p, size_t length);
+// Products in Z[x] on the CPU go through the primes of multimodular.hpp and those transforms
+// instead of FLINT's fmpz_poly_mul from this product length, while the primes are this few (with
+// many primes, Garner's quadratic work per coefficient loses to FLINT's Kronecker substitution).
+// Development machine, sixteenth session: from 2^14 - 1 coefficients the primes won at every
+// coefficient size measured, 1.3x (16 and 64 bits) to 2.3x (256 bits); with 33 primes (1000-bit
+// coefficients) 1.7x, with 130 primes (4000 bits) 0.3-0.9x. Below 2^14 they lost for small
+// (16 bits: 0.9x at 2^12) or large coefficients (1000 bits: 0.5x at 2^13).
+constexpr size_t cpu_crt_crossover_z = 16383, cpu_crt_most_primes_z = 40;
 
 std::string crossover_config_path();
 // Reads the config file when present (silently keeps the defaults otherwise).

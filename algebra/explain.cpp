@@ -2,6 +2,7 @@
 
 #include "dispatch.hpp"
 #include "multimodular.hpp"
+#include "ntt_product_cpu.hpp"
 
 #include "gpu/ntt.hpp"
 
@@ -124,6 +125,15 @@ std::string multimodular_primes_text(const OperationDetail& d, size_t length) {
   return text + ")";
 }
 
+// The CPU's plan for a product: its transform length and primes (ntt_product_cpu.hpp).
+std::string cpu_primes(const OperationDetail& d) {
+  if (!d.modulus || !d.length1 || !d.length2) return "";
+  std::string text = "transform length " + number(size_t{1} << log2_transform_length(d.length1 + d.length2 - 1)) +
+                     ", primes";
+  for (auto q : cpu_product_primes(d.length1, d.length2, d.modulus)) text += " " + std::to_string(q);
+  return text;
+}
+
 std::string multimodular_product(const EngineNote& n, const char* engine) {
   const OperationDetail& d = n.detail;
   const bool integer = std::strstr(n.what, "integer") != nullptr;
@@ -211,6 +221,20 @@ std::string explain_note(const EngineNote& n) {
   } else if (is(n, "gpu crt product")) {
     text = product("product", n) + " on the GPU: NTT products modulo several word-size primes, recombined by the CRT, " +
            "reduced mod p (" + gpu_primes(d) + ")";
+  } else if (is(n, "cpu ntt product")) {
+    text = product("product", n) + " by cas's NTT on the CPU: both operands transformed modulo p (decimation in " +
+           "frequency, no bit reversal), pointwise product, inverse transform (" + cpu_primes(d) +
+           "); FLINT " FLINT_VERSION "'s nmod_poly_mul is slower from " + number(cpu_ntt_crossover(true, d.modulus)) +
+           " coefficients at this size of p";
+  } else if (is(n, "cpu crt product")) {
+    text = product("product", n) + " by cas's NTT on the CPU: the exact product over Z modulo " + number(d.primes) +
+           " NTT primes (its coefficients are below min(len a, len b) (p-1)^2), recombined by Garner's CRT into " +
+           "residues mod p (" + cpu_primes(d) + "); FLINT " FLINT_VERSION "'s nmod_poly_mul is slower from " +
+           number(cpu_ntt_crossover(false, d.modulus)) + " coefficients at this size of p";
+  } else if (is(n, "cpu ntt power")) {
+    text = power(n) + " by cas's NTT on the CPU in one transform modulo p: the NTT of length " +
+           number(power_transform_length(d)) + " of the zero-padded polynomial, every value raised to the power " +
+           number(d.length2) + ", one inverse NTT";
   } else if (is(n, "gpu ntt power")) {
     text = ntt_power(n);
   } else if (is(n, "gpu crt power")) {
@@ -218,7 +242,10 @@ std::string explain_note(const EngineNote& n) {
   } else if (is(n, "gpu crt") || is(n, "gpu crt integer")) {
     text = multimodular_product(n, "GPU");
   } else if (is(n, "cpu crt")) {
-    text = multimodular_product(n, "CPU (FLINT nmod_poly_mul per prime)");
+    const std::string engine = "CPU (per prime cas's NTT from " +
+                               number(cpu_ntt_crossover(true, std::uint64_t{1} << multimodular_prime_bits)) +
+                               " coefficients, FLINT's nmod_poly_mul below)";
+    text = multimodular_product(n, engine.c_str());
   } else if (is(n, "cpu ntt")) {
     text = "radix-2 FFT of length " + number(d.length1) + " over " + ring(d) + at_root(d) +
            ": iterative Cooley-Tukey, " + fft_counts(d.length1);
@@ -256,11 +283,12 @@ std::string explain_engine(const std::vector<EngineNote>& notes) {
   for (const EngineNote& n : notes) {
     if (!n.what || std::strcmp(n.what, "cas function") == 0) continue;
     (std::strncmp(n.what, "gpu ", 4) == 0 ? on_gpu : on_cpu) = true;
-    cpu_transform = cpu_transform || is(n, "cpu ntt");
+    cpu_transform = cpu_transform || is(n, "cpu ntt") || is(n, "cpu ntt product") || is(n, "cpu crt product") ||
+                    is(n, "cpu ntt power");
   }
   std::string text = "engine: ";
   if (on_gpu) text += on_cpu ? "the GPU (CUDA) for the gpu operations, the CPU for the rest" : "the GPU (CUDA)";
-  else if (cpu_transform) text += "the CPU (transforms in cas's own loop on FLINT " FLINT_VERSION "'s nmod arithmetic)";
+  else if (cpu_transform) text += "the CPU (cas's own transforms on FLINT " FLINT_VERSION "'s nmod arithmetic)";
   else if (on_cpu) text += "the CPU (FLINT " FLINT_VERSION ")";
   else text += "the interpreter, with GMP and FLINT for single integers and elements of Z/pZ";
   if (!gpu_usable()) return text + "; no usable GPU here";

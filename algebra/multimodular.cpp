@@ -1,7 +1,9 @@
 #include "multimodular.hpp"
 
 #include "error.hpp"
+#include "dispatch.hpp"
 #include "flint_util.hpp"
+#include "ntt_product_cpu.hpp"
 #include "parallel.hpp"
 
 #include "gpu/crt.hpp"
@@ -130,8 +132,9 @@ struct Residues {
   size_t length_b;
 };
 
-// products[j * (na + nb - 1) ...] = the product modulo primes[j]; FLINT on the CPU, the primes
-// split over the cores (each product is independent).
+// products[j * (na + nb - 1) ...] = the product modulo primes[j] on the CPU, the primes split over
+// the cores (each product is independent): cas's transforms (ntt_product_cpu.hpp; the primes have
+// the roots of unity for the length) above their crossover, FLINT's nmod_poly_mul below.
 std::vector<ulong> products_on_cpu(const Residues& r, const std::vector<ulong>& primes) {
   const size_t length = r.length_a + r.length_b - 1;
   std::vector<ulong> products(primes.size() * length);
@@ -141,13 +144,14 @@ std::vector<ulong> products_on_cpu(const Residues& r, const std::vector<ulong>& 
       nmod_init(&mod, primes[j]);
       const ulong* a = r.a + j * r.length_a;
       const ulong* b = r.b + j * r.length_b;
-      // _nmod_poly_mul wants the longer operand first.
-      if (r.length_a >= r.length_b)
-        _nmod_poly_mul(products.data() + j * length, a, static_cast<slong>(r.length_a), b,
-                       static_cast<slong>(r.length_b), mod);
+      ulong* out = products.data() + j * length;
+      const bool one_transform = cpu_product_primes(r.length_a, r.length_b, primes[j]).size() == 1;
+      if (use_cpu_ntt(one_transform, primes[j], length))
+        multiply_words_cpu_ntt(a, r.length_a, b, r.length_b, mod, out);
+      else if (r.length_a >= r.length_b)  // _nmod_poly_mul wants the longer operand first
+        _nmod_poly_mul(out, a, static_cast<slong>(r.length_a), b, static_cast<slong>(r.length_b), mod);
       else
-        _nmod_poly_mul(products.data() + j * length, b, static_cast<slong>(r.length_b), a,
-                       static_cast<slong>(r.length_a), mod);
+        _nmod_poly_mul(out, b, static_cast<slong>(r.length_b), a, static_cast<slong>(r.length_a), mod);
     }
   });
   return products;
@@ -375,8 +379,9 @@ crt::LimbMatrix multiply_limb_matrices_on_host(const crt::LimbMatrix& a, const c
 
 namespace {
 
-// f^e modulo M by the GPU pipeline's steps on the host: reduce_entry, nmod_poly_pow per prime
-// (the primes split over the cores), reconstruct_entry.
+// f^e modulo M by the GPU pipeline's steps on the host: reduce_entry, the power modulo each prime
+// (the primes split over the cores; in one transform above the CPU's crossover, else FLINT's
+// nmod_poly_pow), reconstruct_entry.
 crt::LimbMatrix power_limb_matrix_on_host(const crt::LimbMatrix& f, ulong e, const std::vector<ulong>& primes) {
   const std::vector<ulong> residues = matrix_residues(f, primes);
   const size_t length = static_cast<size_t>(e) * (f.count - 1) + 1;
@@ -388,6 +393,8 @@ crt::LimbMatrix power_limb_matrix_on_host(const crt::LimbMatrix& f, ulong e, con
       const ulong* base = residues.data() + j * f.count;
       if (e == 1)  // _nmod_poly_pow wants e > 1
         std::copy(base, base + f.count, powers.data() + j * length);
+      else if (cpu_power_in_one_transform(f.count, e, primes[j]) && use_cpu_ntt(true, primes[j], length))
+        power_words_cpu_ntt(base, f.count, e, mod, powers.data() + j * length);
       else
         _nmod_poly_pow(powers.data() + j * length, base, static_cast<slong>(f.count), e, mod);
     }

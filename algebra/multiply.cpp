@@ -4,6 +4,7 @@
 #include "engine.hpp"
 #include "modpoly_ops.hpp"
 #include "multimodular.hpp"
+#include "ntt_product_cpu.hpp"
 
 #include "gpu/ntt.hpp"
 
@@ -50,10 +51,10 @@ std::optional<ModPoly> multiply_on_gpu(const ModPoly& a, const ModPoly& b, GpuOp
                       static_cast<size_t>(b.length()), a.modulus()->word(), r.nmod()->coeffs);
   } catch (const gpu::OutOfMemory&) {
     post_notice("the GPU ran out of memory for a product of " + std::to_string(length) +
-                " coefficients; FLINT computed it");
+                " coefficients; the CPU computed it");
     return std::nullopt;
   } catch (const gpu::Error& e) {
-    post_notice(std::string("the GPU failed (") + e.what() + "); FLINT computed the product");
+    post_notice(std::string("the GPU failed (") + e.what() + "); the CPU computed the product");
     return std::nullopt;
   }
   r.nmod()->length = static_cast<slong>(length);
@@ -76,9 +77,9 @@ OperationDetail multimodular_detail(const MultimodularPlan& plan, slong length1,
 void gpu_failure_notice(const std::exception& e, size_t length, const char* what) {
   if (dynamic_cast<const gpu::OutOfMemory*>(&e))
     post_notice("the GPU ran out of memory for " + std::string(what) + " of " + std::to_string(length) +
-                (std::string(what) == "an integer product" ? " bits" : " coefficients") + "; FLINT computed it");
+                (std::string(what) == "an integer product" ? " bits" : " coefficients") + "; the CPU computed it");
   else
-    post_notice(std::string("the GPU failed (") + e.what() + "); FLINT computed " + what);
+    post_notice(std::string("the GPU failed (") + e.what() + "); the CPU computed " + what);
 }
 
 // The Z[x] product through primes and the CRT on the GPU; nullopt (after a notice) when the GPU
@@ -119,6 +120,37 @@ bool wants_gpu(const ModPoly& a, const ModPoly& b, GpuOperation& op) {
   return use_gpu(op, length);
 }
 
+// Whether a product (or power) of this length mod p takes one transform modulo p itself.
+bool one_transform_mod(const ModPoly& a, size_t length) {
+  const ulong p = a.modulus()->word();
+  const unsigned log2_length = static_cast<unsigned>(FLINT_CLOG2(length));
+  return p > 2 && log2_length < 64 && (p - 1) % (ulong{1} << log2_length) == 0 && a.modulus()->is_prime();
+}
+
+bool wants_cpu_ntt(const ModPoly& a, const ModPoly& b) {
+  if (!a.word() || a.is_zero() || b.is_zero()) return false;
+  const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
+  return use_cpu_ntt(one_transform_mod(a, length), a.modulus()->word(), length);
+}
+
+// The product through the CPU's transforms, modulo p or through CRT primes.
+ModPoly multiply_on_cpu_ntt(const ModPoly& a, const ModPoly& b) {
+  const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
+  ModPoly r(a.modulus());
+  r.fit_length(static_cast<slong>(length));
+  multiply_words_cpu_ntt(a.nmod()->coeffs, static_cast<size_t>(a.length()), b.nmod()->coeffs,
+                         static_cast<size_t>(b.length()), a.modulus()->nmod(), r.nmod()->coeffs);
+  r.nmod()->length = static_cast<slong>(length);
+  _nmod_poly_normalise(r.nmod());
+  const bool one_transform = one_transform_mod(a, length);
+  OperationDetail d = product_detail(a, a.length(), b.length());
+  if (!one_transform)
+    d.primes = static_cast<unsigned>(
+        cpu_product_primes(static_cast<size_t>(a.length()), static_cast<size_t>(b.length()), a.modulus()->word()).size());
+  engine_note(one_transform ? "cpu ntt product" : "cpu crt product", static_cast<double>(length), d);
+  return r;
+}
+
 }  // namespace
 
 ModPoly multiply(const ModPoly& a, const ModPoly& b) {
@@ -127,6 +159,7 @@ ModPoly multiply(const ModPoly& a, const ModPoly& b) {
     if (auto r = multiply_on_gpu(a, b, op)) return std::move(*r);
   if (same_modulus(a.modulus(), b.modulus()) && wants_big_modulus_gpu(a, b))
     if (auto r = multiply_big_modulus_on_gpu(a, b)) return std::move(*r);
+  if (same_modulus(a.modulus(), b.modulus()) && wants_cpu_ntt(a, b)) return multiply_on_cpu_ntt(a, b);
   double n = static_cast<double>(a.length() + b.length());
   engine_note(a.word() ? "flint nmod_poly_mul" : "flint fmpz_mod_poly_mul", n,
               product_detail(a, a.length(), b.length()));
@@ -142,6 +175,17 @@ ZPoly multiply(const ZPoly& a, const ZPoly& b) {
         engine_note("gpu crt", static_cast<double>(length), multimodular_detail(plan, a.length(), b.length()));
         return std::move(*r);
       }
+  }
+  if (!a.is_zero() && !b.is_zero()) {
+    const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
+    if (length >= cpu_crt_crossover_z) {  // (planning scans the coefficients)
+      MultimodularPlan plan = plan_multimodular(a, b);
+      if (plan.primes.size() <= cpu_crt_most_primes_z) {
+        ZPoly r = multiply_multimodular(a, b, ProductEngine::Cpu);
+        engine_note("cpu crt", static_cast<double>(length), multimodular_detail(plan, a.length(), b.length()));
+        return r;
+      }
+    }
   }
   double n = static_cast<double>(a.length() + b.length());
   engine_note("flint fmpz_poly_mul", n, product_detail(a.length(), b.length()));
@@ -194,25 +238,46 @@ std::optional<ModPoly> power_in_one_transform_on_gpu(const ModPoly& a, ulong e, 
   return r;
 }
 
+// a^e by square and multiply through multiply(), so that each product takes the engine its size
+// calls for; e >= 1.
+ModPoly power_by_squaring(const ModPoly& a, ulong e) {
+  std::optional<ModPoly> result;  // unset until the lowest set bit: no product by 1
+  ModPoly base = a;
+  for (ulong bits = e;; bits >>= 1) {
+    if (bits & 1) result = result ? multiply(*result, base) : base;
+    if (bits <= 1) break;
+    base = multiply(base, base);
+  }
+  return std::move(*result);
+}
+
+// a^e through the CPU's transforms in one transform modulo p.
+ModPoly power_on_cpu_ntt(const ModPoly& a, ulong e, size_t result_length) {
+  ModPoly r(a.modulus());
+  r.fit_length(static_cast<slong>(result_length));
+  power_words_cpu_ntt(a.nmod()->coeffs, static_cast<size_t>(a.length()), e, a.modulus()->nmod(), r.nmod()->coeffs);
+  r.nmod()->length = static_cast<slong>(result_length);
+  _nmod_poly_normalise(r.nmod());
+  engine_note("cpu ntt power", static_cast<double>(result_length), product_detail(a, a.length(), static_cast<slong>(e)));
+  return r;
+}
+
 ModPoly power(const ModPoly& a, ulong e) {
-  // Large powers on the GPU: in one transform when p has the roots of unity, else through
-  // multiply() (square and multiply) so that the GPU takes the big squarings; FLINT's own
-  // powering below the crossover.
+  // Large powers on the GPU: in one transform when p has the roots of unity, else by square and
+  // multiply so that the GPU takes the big squarings. The same on the CPU's transforms above
+  // their crossover; FLINT's own powering below.
   const double result_length = static_cast<double>(a.degree()) * static_cast<double>(e) + 1;
-  if (a.word() && a.length() > 1 && e > 1 &&
-      use_gpu(product_operation(a, static_cast<size_t>(result_length)), static_cast<size_t>(result_length))) {
-    if (power_fits_one_transform(a, e)) {
-      if (auto r = power_in_one_transform_on_gpu(a, e, static_cast<size_t>(result_length))) return std::move(*r);
-    } else {
-      std::optional<ModPoly> result;  // unset until the lowest set bit: no product by 1
-      ModPoly base = a;
-      for (ulong bits = e;; bits >>= 1) {
-        if (bits & 1) result = result ? multiply(*result, base) : base;
-        if (bits <= 1) break;
-        base = multiply(base, base);
-      }
-      return std::move(*result);
-    }
+  const bool large = a.word() && a.length() > 1 && e > 1;
+  if (large && use_gpu(product_operation(a, static_cast<size_t>(result_length)), static_cast<size_t>(result_length))) {
+    if (!power_fits_one_transform(a, e)) return power_by_squaring(a, e);
+    if (auto r = power_in_one_transform_on_gpu(a, e, static_cast<size_t>(result_length))) return std::move(*r);
+  }
+  if (large && result_length <= 0x1p40) {
+    const ulong p = a.modulus()->word();
+    const size_t length = static_cast<size_t>(result_length);
+    const bool one_transform = cpu_power_in_one_transform(static_cast<size_t>(a.length()), e, p);
+    if (use_cpu_ntt(one_transform, p, length))
+      return one_transform ? power_on_cpu_ntt(a, e, length) : power_by_squaring(a, e);
   }
   engine_note(a.word() ? "flint nmod_poly_pow" : "flint fmpz_mod_poly_pow", result_length,
               product_detail(a, a.length(), static_cast<slong>(e)));

@@ -30,38 +30,28 @@ Arithmetic arithmetic_for(ulong p) {
   return p < (ulong{1} << 63) ? Arithmetic::Shoup : Arithmetic::Nmod;
 }
 
-// The twiddles of every stage side by side: the stage of half-length h reads
-// tw[h + j] = w^(j n / 2h), j < h, contiguously, and pre[h + j] its Shoup companion (none for
-// Nmod). The powers of the last stage come in chunks on several threads, each chunk stepping by a
-// Shoup product from its own first power (one chain of nmod_mul took 43 ms for 2^21 powers); the
-// other stages take every second entry of the stage above.
-// The tables are Words, written only where read (tw[0] never is): zero-filling two fresh arrays
-// of 2^22 words and faulting their 4 KiB pages in took longer than computing them.
-struct StageTwiddles {
-  Words tw, pre;
-};
-
-StageTwiddles stage_twiddles(std::size_t n, ulong w, const nmod_t& mod, Arithmetic arithmetic) {
-  const bool shoup = arithmetic != Arithmetic::Nmod;
-  StageTwiddles t{Words(n), Words(shoup ? n : 0)};
+// The powers of the last stage come in chunks on several threads, each chunk stepping by a Shoup
+// product from its own first power (one chain of nmod_mul took 43 ms for 2^21 powers); the other
+// stages take every second entry of the stage above.
+void fill_stage_twiddles(Words& tw, Words& pre, std::size_t n, ulong w, const nmod_t& mod, bool shoup) {
   const std::size_t half = n / 2;
   const ulong p = mod.n, w_pre = shoup ? n_mulmod_precomp_shoup(w, p) : 0;
   parallel_ranges(half, parallel_words / 2, [&](std::size_t begin, std::size_t end) {
     ulong power = nmod_pow_ui(w, begin, mod);
     for (std::size_t j = begin; j < end; j++) {
-      t.tw[half + j] = power;
-      if (shoup) t.pre[half + j] = n_mulmod_precomp_shoup(power, p);
+      tw[half + j] = power;
+      if (shoup) pre[half + j] = n_mulmod_precomp_shoup(power, p);
       power = shoup ? n_mulmod_shoup(w, power, w_pre, p) : nmod_mul(power, w, mod);
     }
   });
-  for (std::size_t k = half; k-- > 1;) t.tw[k] = t.tw[2 * k];
+  for (std::size_t k = half; k-- > 1;) tw[k] = tw[2 * k];
   if (shoup)
-    for (std::size_t k = half; k-- > 1;) t.pre[k] = t.pre[2 * k];
-  return t;
+    for (std::size_t k = half; k-- > 1;) pre[k] = pre[2 * k];
 }
 
-// (x, y) -> (x + w y, x - w y) on values in [0, 4p), p < 2^62 (Harvey): x is brought into
-// [0, 2p), and w y computed in [0, 2p) by a Shoup product that skips its last correction.
+// Decimation in time, (x, y) -> (x + w y, x - w y), on values in [0, 4p), p < 2^62 (Harvey): x is
+// brought into [0, 2p), and w y computed in [0, 2p) by a Shoup product that skips its last
+// correction.
 struct LazyButterfly {
   ulong p, two_p;
   void operator()(ulong& x, ulong& y, ulong w, ulong w_pre) const {
@@ -94,6 +84,37 @@ struct NmodButterfly {
   }
 };
 
+// Decimation in frequency, (x, y) -> (x + y, (x - y) w), on values in [0, 2p), p < 2^62: the sum
+// comes back below 2p by one subtraction, and the Shoup product of x - y + 2p < 4p without its last
+// correction lies in [0, 2p).
+struct LazyDifButterfly {
+  ulong p, two_p;
+  void operator()(ulong& x, ulong& y, ulong w, ulong w_pre) const {
+    const ulong sum = x + y, difference = x - y + two_p;
+    x = sum >= two_p ? sum - two_p : sum;
+    const ulong q = static_cast<ulong>((static_cast<unsigned __int128>(w_pre) * difference) >> 64);
+    y = w * difference - q * p;
+  }
+};
+
+struct ShoupDifButterfly {
+  ulong p;
+  void operator()(ulong& x, ulong& y, ulong w, ulong w_pre) const {
+    const ulong sum = x + y, difference = x >= y ? x - y : x - y + p;  // no overflow: x, y < p < 2^63
+    x = sum >= p ? sum - p : sum;
+    y = n_mulmod_shoup(w, difference, w_pre, p);
+  }
+};
+
+struct NmodDifButterfly {
+  nmod_t mod;
+  void operator()(ulong& x, ulong& y, ulong w, ulong) const {
+    const ulong top = x;
+    x = nmod_add(top, y, mod);
+    y = nmod_mul(nmod_sub(top, y, mod), w, mod);
+  }
+};
+
 // GCC's -O3 (-fsplit-paths) duplicated the nmod butterfly's reduction into branches the CPU
 // mispredicts: the transform modulo 2^64 - 2^32 + 1 took 196 ms at 2^22 instead of 85 ms.
 #if defined(__GNUC__) && !defined(__clang__)
@@ -102,41 +123,75 @@ struct NmodButterfly {
 #define CAS_NO_SPLIT_PATHS
 #endif
 
-// The butterflies j in [begin, end) of one block of 2 half words. Nmod has no companions and
-// reads its twiddles twice instead (the loop stays free of a test).
+// The twiddles of every stage side by side (CpuTransform): the stage of half-length h reads
+// tw[h + j], j < h, and pre[h + j] (tw again for Nmod, which has no companions and reads its
+// twiddles twice instead: the loop stays free of a test).
+struct Twiddles {
+  const ulong* tw;
+  const ulong* pre;
+};
+
+// The butterflies j in [begin, end) of one block of 2 half words.
 template <class Butterfly>
 CAS_NO_SPLIT_PATHS void block_butterflies(ulong* block, std::size_t half, std::size_t begin, std::size_t end,
-                                          const StageTwiddles& t, const Butterfly& butterfly) {
-  const ulong* __restrict tw = t.tw.data() + half;
-  const ulong* __restrict pre = (t.pre.empty() ? t.tw.data() : t.pre.data()) + half;
+                                          Twiddles t, const Butterfly& butterfly) {
+  const ulong* __restrict tw = t.tw + half;
+  const ulong* __restrict pre = t.pre + half;
   ulong* __restrict x = block;
   ulong* __restrict y = block + half;
   for (std::size_t j = begin; j < end; j++) butterfly(x[j], y[j], tw[j], pre[j]);
 }
 
-// The stages of the DIT transform of a[0, n), whose entries are in bit-reversed order, on up to
-// `threads` threads: the two halves (at once when there are threads to spare), then the stage
-// that combines them.
+// The stage of half-length n/2 over a[0, n), on up to `threads` threads.
 template <class Butterfly>
-void dit_stages(ulong* a, std::size_t n, const StageTwiddles& t, const Butterfly& butterfly, std::size_t threads) {
+void top_stage(ulong* a, std::size_t n, Twiddles t, const Butterfly& butterfly, std::size_t threads) {
+  const std::size_t half = n / 2;
+  parallel_ranges(half, (half + threads - 1) / threads, [&](std::size_t begin, std::size_t end) {
+    block_butterflies(a, half, begin, end, t, butterfly);
+  });
+}
+
+// The two halves of a[0, n), each by `half_stages`, at once when there are threads to spare.
+template <class HalfStages>
+void both_halves(ulong* a, std::size_t n, std::size_t threads, const HalfStages& half_stages) {
+  const std::size_t half = n / 2;
+  if (threads < 2) {
+    half_stages(a, std::size_t{1});
+    half_stages(a + half, std::size_t{1});
+    return;
+  }
+  parallel_ranges(2, 1, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; i++) half_stages(a + i * half, threads / 2);
+  });
+}
+
+// The stages of the DIT transform of a[0, n), whose entries are in bit-reversed order, on up to
+// `threads` threads: the two halves, then the stage that combines them. Below leaf_words, one
+// stage after the other in the cache.
+template <class Butterfly>
+void dit_stages(ulong* a, std::size_t n, Twiddles t, const Butterfly& butterfly, std::size_t threads) {
   if (n <= leaf_words) {
     for (std::size_t half = 1; half < n; half <<= 1)
       for (ulong* block = a; block < a + n; block += 2 * half) block_butterflies(block, half, 0, half, t, butterfly);
     return;
   }
-  const std::size_t half = n / 2;
-  if (threads < 2 || n < parallel_words) {
-    dit_stages(a, half, t, butterfly, 1);
-    dit_stages(a + half, half, t, butterfly, 1);
-    block_butterflies(a, half, 0, half, t, butterfly);
+  if (n < parallel_words) threads = 1;
+  both_halves(a, n, threads, [&](ulong* h, std::size_t th) { dit_stages(h, n / 2, t, butterfly, th); });
+  top_stage(a, n, t, butterfly, threads);
+}
+
+// The DIF transform of a[0, n) in natural order into bit-reversed order: the stage that splits
+// a[0, n) into halves, then the halves; the mirror of dit_stages.
+template <class Butterfly>
+void dif_stages(ulong* a, std::size_t n, Twiddles t, const Butterfly& butterfly, std::size_t threads) {
+  if (n <= leaf_words) {
+    for (std::size_t half = n / 2; half >= 1; half >>= 1)
+      for (ulong* block = a; block < a + n; block += 2 * half) block_butterflies(block, half, 0, half, t, butterfly);
     return;
   }
-  parallel_ranges(2, 1, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; i++) dit_stages(a + i * half, half, t, butterfly, threads / 2);
-  });
-  parallel_ranges(half, (half + threads - 1) / threads, [&](std::size_t begin, std::size_t end) {
-    block_butterflies(a, half, begin, end, t, butterfly);
-  });
+  if (n < parallel_words) threads = 1;
+  top_stage(a, n, t, butterfly, threads);
+  both_halves(a, n, threads, [&](ulong* h, std::size_t th) { dif_stages(h, n / 2, t, butterfly, th); });
 }
 
 // The bit reversal on the cores.
@@ -145,7 +200,7 @@ void bit_reverse(ulong* a, std::size_t n) {
                   [&](std::size_t begin, std::size_t end) { bit_reverse_range(a, n, begin, end); });
 }
 
-// [0, 4p) -> [0, p) after the lazy butterflies.
+// [0, 4p) -> [0, p) after the lazy butterflies (also right for [0, 2p)).
 void reduce_from_4p(ulong* a, std::size_t n, ulong p) {
   parallel_ranges(n, parallel_words, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; i++) {
@@ -157,20 +212,47 @@ void reduce_from_4p(ulong* a, std::size_t n, ulong p) {
 
 }  // namespace
 
-void ntt_words_cpu(ulong* a, std::size_t n, ulong w, const nmod_t& mod) {
-  if (n < 2) return;
-  bit_reverse(a, n);
-  const Arithmetic arithmetic = arithmetic_for(mod.n);
-  const StageTwiddles t = stage_twiddles(n, w, mod, arithmetic);
+CpuTransform::CpuTransform(std::size_t n, ulong w, const nmod_t& mod) : n_(n), mod_(mod) {
+  const bool shoup = arithmetic_for(mod.n) != Arithmetic::Nmod;
+  tw_.resize(n);
+  if (shoup) pre_.resize(n);
+  if (n >= 2) fill_stage_twiddles(tw_, pre_, n, w, mod, shoup);
+}
+
+void CpuTransform::natural_to_bit_reversed(ulong* a) const {
+  if (n_ < 2) return;
+  const Twiddles t{tw_.data(), pre_.empty() ? tw_.data() : pre_.data()};
   const std::size_t threads = core_count();
-  switch (arithmetic) {
+  switch (arithmetic_for(mod_.n)) {
     case Arithmetic::Lazy:
-      dit_stages(a, n, t, LazyButterfly{mod.n, 2 * mod.n}, threads);
-      reduce_from_4p(a, n, mod.n);
+      dif_stages(a, n_, t, LazyDifButterfly{mod_.n, 2 * mod_.n}, threads);
+      reduce_from_4p(a, n_, mod_.n);
       return;
-    case Arithmetic::Shoup: dit_stages(a, n, t, ShoupButterfly{mod.n}, threads); return;
-    case Arithmetic::Nmod: dit_stages(a, n, t, NmodButterfly{mod}, threads); return;
+    case Arithmetic::Shoup: dif_stages(a, n_, t, ShoupDifButterfly{mod_.n}, threads); return;
+    case Arithmetic::Nmod: dif_stages(a, n_, t, NmodDifButterfly{mod_}, threads); return;
   }
 }
+
+void CpuTransform::bit_reversed_to_natural(ulong* a) const {
+  if (n_ < 2) return;
+  const Twiddles t{tw_.data(), pre_.empty() ? tw_.data() : pre_.data()};
+  const std::size_t threads = core_count();
+  switch (arithmetic_for(mod_.n)) {
+    case Arithmetic::Lazy:
+      dit_stages(a, n_, t, LazyButterfly{mod_.n, 2 * mod_.n}, threads);
+      reduce_from_4p(a, n_, mod_.n);
+      return;
+    case Arithmetic::Shoup: dit_stages(a, n_, t, ShoupButterfly{mod_.n}, threads); return;
+    case Arithmetic::Nmod: dit_stages(a, n_, t, NmodButterfly{mod_}, threads); return;
+  }
+}
+
+void CpuTransform::natural_to_natural(ulong* a) const {
+  if (n_ < 2) return;
+  bit_reverse(a, n_);
+  bit_reversed_to_natural(a);
+}
+
+void ntt_words_cpu(ulong* a, std::size_t n, ulong w, const nmod_t& mod) { CpuTransform(n, w, mod).natural_to_natural(a); }
 
 }  // namespace cas

@@ -5,6 +5,8 @@
 // radix-2 Cooley-Tukey after a bit reversal, with Shoup products and, for p < 2^62, Harvey's lazy
 // butterflies (values in [0, 4p) until the end); sub-transforms that fit the cache run one after
 // the other, and large transforms spread over the cores.
+#include "words.hpp"
+
 #include <flint/nmod_vec.h>
 
 #include <cstddef>
@@ -27,7 +29,31 @@ void bit_reverse_range(T* a, std::size_t n, std::size_t begin, std::size_t end) 
   }
 }
 
-// Entries of `a` must be below p.
+// The transforms of length n (a power of two) at the root w of order n mod p, with their twiddle
+// tables built once: a product's two forward transforms share them. Entries below p in and out.
+// The twiddles of every stage lie side by side: the stage of half-length h reads tw[h + j] =
+// w^(j n / 2h), j < h, and its Shoup companion pre[h + j] (none above 2^63). The tables are Words,
+// written only where read (tw[0] never is): zero-filling two fresh arrays of 2^22 words and
+// faulting their pages in took longer than computing them.
+class CpuTransform {
+ public:
+  CpuTransform(std::size_t n, ulong w, const nmod_t& mod);
+  std::size_t length() const { return n_; }
+  // Decimation in frequency: natural order in, bit-reversed order out, no bit-reversal pass. With
+  // bit_reversed_to_natural at w^-1, the pair a product needs, whose pointwise step ignores order.
+  void natural_to_bit_reversed(ulong* a) const;
+  // Decimation in time: bit-reversed order in, natural order out.
+  void bit_reversed_to_natural(ulong* a) const;
+  // The bit reversal, then decimation in time.
+  void natural_to_natural(ulong* a) const;
+
+ private:
+  std::size_t n_;
+  nmod_t mod_;
+  Words tw_, pre_;
+};
+
+// One transform, natural order in and out. Entries of `a` must be below p.
 void ntt_words_cpu(ulong* a, std::size_t n, ulong w, const nmod_t& mod);
 
 }  // namespace cas

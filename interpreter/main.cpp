@@ -29,7 +29,7 @@ const char* usage =
     "  cas -               read a script from standard input\n"
     "options:\n"
     "  -q, --quiet         no banner in the REPL\n"
-    "  --calibrate         measure FLINT against the GPU here and save the crossover lengths\n"
+    "  --calibrate         measure the CPU against the GPU here and save the crossover lengths\n"
     "  -h, --help          this text\n"
     "  --version           the version\n";
 

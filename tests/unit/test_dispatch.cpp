@@ -5,6 +5,7 @@
 #include "algebra/engine.hpp"
 #include "algebra/fourier.hpp"
 #include "algebra/modpoly_ops.hpp"
+#include "algebra/multimodular.hpp"
 #include "algebra/multiply.hpp"
 #include "flint_support.hpp"
 #include "gpu/ntt.hpp"
@@ -56,7 +57,7 @@ TEST_CASE("asking for the GPU where none answers says so", "[dispatch]") {
     CHECK(caveat.empty());
   } else {
     CHECK(caveat.find("no usable GPU here (") == 0);
-    CHECK(caveat.find("): everything runs on FLINT") != std::string::npos);
+    CHECK(caveat.find("): everything runs on the CPU") != std::string::npos);
   }
 }
 
@@ -144,6 +145,102 @@ TEST_CASE("a missing or malformed crossover file keeps the defaults", "[dispatch
 
 // Differential: the product with the GPU forced on equals FLINT's, for NTT-friendly primes,
 // primes that need CRT, composite moduli and p = 2, at lengths around the transform sizes.
+namespace {
+
+// n uniform coefficients mod p, the leading one nonzero: exactly n coefficients.
+cas::ModPoly full_length_poly(const cas::ModulusPtr& m, slong n, flint_rand_t state) {
+  cas::ModPoly f(m);
+  nmod_poly_fit_length(f.nmod(), n);
+  for (slong i = 0; i < n; i++) f.nmod()->coeffs[i] = n_randint(state, m->word());
+  if (f.nmod()->coeffs[n - 1] == 0) f.nmod()->coeffs[n - 1] = 1;
+  f.nmod()->length = n;
+  return f;
+}
+
+bool engine_is(const char* prefix) { return cas::engine_last().rfind(prefix, 0) == 0; }
+
+}  // namespace
+
+// Without the GPU, products in Z/pZ[x] go to cas's transforms from the CPU crossover of their
+// class of p on, and stay with FLINT below it; either way the result is FLINT's.
+TEST_CASE("CPU products take cas's transforms from their crossover and equal FLINT's", "[dispatch]") {
+  ModeGuard guard(cas::GpuMode::Off);
+  cas::test::FreshRandom random;
+  INFO("seed " << random.seed);
+  const struct {
+    ulong p;
+    bool one_transform;
+  } cases[] = {{65537, true},       {45119, false},     {998244353, true}, {1000000007, false},
+               {1000000000, false}, {4611686018326724609ull, true}, {18446744073709551557ull, false},
+               {18446744069414584321ull, true}};
+  for (const auto& c : cases) {
+    auto m = cas::make_modulus(c.p);
+    const size_t crossover = cas::cpu_ntt_crossover(c.one_transform, c.p);
+    for (size_t length : {crossover - 1, crossover, crossover + 1000}) {
+      const slong na = static_cast<slong>(length / 3), nb = static_cast<slong>(length) + 1 - na;
+      const cas::ModPoly a = full_length_poly(m, na, random.state()), b = full_length_poly(m, nb, random.state());
+      cas::engine_reset();
+      const cas::ModPoly product = cas::multiply(a, b);
+      INFO("p = " << c.p << ", product length " << length << ": " << cas::engine_last());
+      CHECK(cas::equal(product, cas::mul_flint(a, b)));
+      const char* expected = length < crossover ? "flint" : c.one_transform ? "cpu ntt product" : "cpu crt product";
+      CHECK(engine_is(expected));
+    }
+  }
+}
+
+TEST_CASE("CPU powers: one transform where p has the roots, square and multiply otherwise", "[dispatch]") {
+  ModeGuard guard(cas::GpuMode::Off);
+  cas::test::FreshRandom random;
+  INFO("seed " << random.seed);
+  for (ulong p : {ulong{65537}, ulong{998244353}, ulong{1000000007}, ulong{18446744073709551557ull}})
+    for (slong na : {2, 700})
+      for (ulong e : {2ul, 5ul, 40ul}) {
+        auto m = cas::make_modulus(p);
+        const cas::ModPoly a = full_length_poly(m, na, random.state());
+        cas::engine_reset();
+        const cas::ModPoly power = cas::power(a, e);
+        const std::string engine = cas::engine_last();
+        INFO("p = " << p << ", length " << na << ", e = " << e << ": " << engine);
+        CHECK(cas::equal(power, cas::pow_flint(a, e)));
+        const size_t length = static_cast<size_t>(na - 1) * e + 1;
+        const bool one_transform = (p - 1) % (ulong{1} << FLINT_CLOG2(length)) == 0;
+        if (length < cas::cpu_ntt_crossover(false, p) && !(one_transform && length >= cas::cpu_ntt_crossover(true, p)))
+          CHECK(engine_is("flint nmod_poly_pow"));
+        else if (one_transform)
+          CHECK(engine_is("cpu ntt power"));
+        else  // the last squaring is the largest product
+          CHECK(engine_is("cpu crt product"));
+      }
+}
+
+TEST_CASE("CPU products in Z[x] through the primes from their crossover, with few primes", "[dispatch]") {
+  ModeGuard guard(cas::GpuMode::Off);
+  cas::test::FreshRandom random;
+  INFO("seed " << random.seed);
+  for (ulong bits : {10ul, 200ul, 1300ul})
+    for (slong length : {slong{8000}, slong{9000}}) {  // products of 15999 and 17999 coefficients
+      cas::ZPoly a, b, expected;
+      fmpz_poly_randtest(a.get(), random.state(), length, bits);
+      fmpz_poly_randtest(b.get(), random.state(), length, bits);
+      fmpz_poly_set_coeff_ui(a.get(), length - 1, 1);
+      fmpz_poly_set_coeff_ui(b.get(), length - 1, 1);
+      cas::Fmpz largest;  // 2^(bits - 1): the coefficients have `bits` bits at most, and these exactly
+      fmpz_setbit(largest.get(), bits - 1);
+      fmpz_poly_set_coeff_fmpz(a.get(), 0, largest.get());
+      fmpz_poly_set_coeff_fmpz(b.get(), 0, largest.get());
+      fmpz_poly_mul(expected.get(), a.get(), b.get());
+      cas::engine_reset();
+      const cas::ZPoly product = cas::multiply(a, b);
+      INFO(bits << "-bit coefficients, lengths " << length << ": " << cas::engine_last());
+      CHECK(fmpz_poly_equal(product.get(), expected.get()));
+      const bool through_primes = 2 * static_cast<size_t>(length) - 1 >= cas::cpu_crt_crossover_z &&
+                                  cas::plan_multimodular(a, b).primes.size() <= cas::cpu_crt_most_primes_z;
+      CHECK(engine_is(through_primes ? "cpu crt" : "flint fmpz_poly_mul"));
+      CHECK(through_primes == (length == 9000 && bits < 1300));
+    }
+}
+
 TEST_CASE("products through the dispatcher equal FLINT's", "[dispatch][gpu]") {
   if (cas::test::skipped_without_gpu("the GPU route of the dispatcher")) return;
   ModeGuard guard;

@@ -1,5 +1,5 @@
-// The CPU's transform of words (algebra/ntt_cpu.cpp) against the textbook iterative radix-2
-// transform with FLINT's nmod arithmetic, at every length up to 2^19: past the sub-transform size
+// The CPU's transform of words (algebra/ntt_cpu.cpp), both its decimations, against the textbook
+// iterative radix-2 transform with FLINT's nmod arithmetic, at every length up to 2^19: past the sub-transform size
 // that runs in the cache (2^12) and the length from which it uses several threads (2^18), for
 // primes of each arithmetic it picks (lazy butterflies below 2^62, Shoup products below 2^63,
 // nmod above).
@@ -61,10 +61,24 @@ TEST_CASE("the CPU transform of words equals the textbook transform at every len
       std::vector<ulong> a(n);
       for (size_t i = 0; i < n; i++) a[i] = i % 7 == 3 ? p - 1 : n_randint(state, p);  // the largest value too
       const std::vector<ulong> expected = textbook_ntt(a, w, mod);
+      std::vector<ulong> dif = a;
       cas::ntt_words_cpu(a.data(), n, w, mod);
       INFO("p = " << p << ", n = 2^" << k);
       const size_t first_difference = std::mismatch(a.begin(), a.end(), expected.begin()).first - a.begin();
       CHECK(first_difference == n);  // (not a == expected: Catch would print 2^19 entries)
+      // Decimation in frequency leaves the same values in bit-reversed order; the inverse in time
+      // at w^-1 brings back n times the input.
+      const cas::CpuTransform forward(n, w, mod), inverse(n, n_invmod(w, p), mod);
+      const std::vector<ulong> input = dif;
+      forward.natural_to_bit_reversed(dif.data());
+      std::vector<ulong> in_order = dif;
+      cas::bit_reverse_range(in_order.data(), n, 0, n);
+      CHECK(std::mismatch(in_order.begin(), in_order.end(), expected.begin()).first - in_order.begin() == n);
+      inverse.bit_reversed_to_natural(dif.data());
+      const ulong n_mod_p = n % p;
+      size_t round_trip = 0;
+      while (round_trip < n && dif[round_trip] == nmod_mul(input[round_trip], n_mod_p, mod)) round_trip++;
+      CHECK(round_trip == n);
     }
   }
   flint_randclear(state);

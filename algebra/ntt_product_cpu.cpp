@@ -1,0 +1,194 @@
+#include "ntt_product_cpu.hpp"
+
+#include "multimodular.hpp"
+#include "ntt_cpu.hpp"
+#include "parallel.hpp"
+#include "words.hpp"
+
+#include "gpu/crt_words.hpp"
+#include "gpu/ntt.hpp"
+
+#include <flint/ulong_extras.h>
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+
+namespace cas {
+
+namespace {
+
+// Passes over arrays of at least this many words run on several threads.
+constexpr std::size_t parallel_grain = std::size_t{1} << 16;
+
+unsigned ceil_log2(std::size_t n) {
+  unsigned k = 0;
+  while ((std::size_t{1} << k) < n) k++;
+  return k;
+}
+
+// One transform modulo q: its length n, the forward plan at a root w of order n and the inverse
+// plan at w^-1, with 1/n and its Shoup companion (q < 2^63) for the pointwise step.
+struct ResidueTransforms {
+  nmod_t q;
+  CpuTransform forward, inverse;
+  ulong n_inverse, n_inverse_shoup;
+
+  ResidueTransforms(std::size_t n, const nmod_t& mod, ulong w)
+      : q(mod),
+        forward(n, w, mod),
+        inverse(n, n_invmod(w, mod.n), mod),
+        n_inverse(n_invmod(static_cast<ulong>(n % mod.n), mod.n)),
+        n_inverse_shoup(mod.n < (ulong{1} << 63) ? n_mulmod_precomp_shoup(n_inverse, mod.n) : 0) {}
+
+  // x y / n mod q, for x, y < q.
+  ulong scaled_product(ulong x, ulong y) const {
+    const ulong xy = nmod_mul(x, y, q);
+    return n_inverse_shoup ? n_mulmod_shoup(n_inverse, xy, n_inverse_shoup, q.n) : nmod_mul(xy, n_inverse, q);
+  }
+};
+
+// Transforms up to this length keep their tables (cached_transforms): below it, building them
+// (a root of unity, two tables, inverses) cost as much as the product; above, a small share.
+constexpr std::size_t cached_length = std::size_t{1} << 16;
+constexpr std::size_t cache_entries = 8;
+
+std::shared_ptr<const ResidueTransforms> new_transforms(std::size_t n, ulong q) {
+  nmod_t mod;
+  nmod_init(&mod, q);
+  return std::make_shared<const ResidueTransforms>(n, mod, gpu::root_of_unity(q, n));
+}
+
+// The transforms of length n modulo q, from a cache of the most recently used short ones (a loop of
+// products of one size builds its tables once).
+std::shared_ptr<const ResidueTransforms> transforms_for(std::size_t n, ulong q) {
+  if (n > cached_length) return new_transforms(n, q);
+  static std::mutex lock;
+  static std::deque<std::shared_ptr<const ResidueTransforms>> cache;  // most recent first
+  const std::lock_guard<std::mutex> hold(lock);
+  auto found = std::find_if(cache.begin(), cache.end(),
+                            [&](const auto& t) { return t->q.n == q && t->forward.length() == n; });
+  std::shared_ptr<const ResidueTransforms> t = found != cache.end() ? *found : new_transforms(n, q);
+  if (found != cache.end()) cache.erase(found);
+  cache.push_front(t);
+  if (cache.size() > cache_entries) cache.pop_back();
+  return t;
+}
+
+// multimodular_primes, remembered: finding NTT primes tests dozens of candidates.
+std::vector<ulong> remembered_primes(ulong bound_bits, unsigned log2_length) {
+  static std::mutex lock;
+  static std::map<std::pair<ulong, unsigned>, std::vector<ulong>> known;
+  const std::lock_guard<std::mutex> hold(lock);
+  auto [place, fresh] = known.try_emplace({bound_bits, log2_length});
+  if (fresh) place->second = multimodular_primes(bound_bits, log2_length);
+  return place->second;
+}
+
+// x[0, n) = the words src[0, count) mod q, zero-padded (count <= n).
+void load_residues(ulong* x, std::size_t n, const ulong* src, std::size_t count, const nmod_t& q) {
+  const crt::ReductionPrime r = crt::reduction_prime(q.n);
+  const bool reduce = q.n < (ulong{1} << 63);  // a modulus of 64 bits: the operands are below it
+  parallel_ranges(n, parallel_grain, [&](std::size_t begin, std::size_t end) {
+    const std::size_t filled = std::clamp(count, begin, end);
+    for (std::size_t i = begin; i < filled; i++) x[i] = reduce ? crt::mul_shoup(src[i], 1, r.one_shoup, r.p) : src[i];
+    std::fill(x + filled, x + end, ulong{0});
+  });
+}
+
+// out[0, length) = a b mod q (length = na + nb - 1 <= the transforms' length), x and y the
+// transforms' work arrays. Operand words may exceed q (they are reduced).
+void residue_product(const ulong* a, std::size_t na, const ulong* b, std::size_t nb, const ResidueTransforms& t,
+                     Words& x, Words& y, ulong* out) {
+  const std::size_t n = t.forward.length(), length = na + nb - 1;
+  const bool square = a == b && na == nb;
+  load_residues(x.data(), n, a, na, t.q);
+  t.forward.natural_to_bit_reversed(x.data());
+  if (!square) {
+    load_residues(y.data(), n, b, nb, t.q);
+    t.forward.natural_to_bit_reversed(y.data());
+  }
+  const ulong* other = square ? x.data() : y.data();
+  parallel_ranges(n, parallel_grain, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; i++) x[i] = t.scaled_product(x[i], other[i]);
+  });
+  t.inverse.bit_reversed_to_natural(x.data());
+  copy_words(out, x.data(), length);
+}
+
+// out[i] = the product's coefficient i mod n from its residues residues[j length + i] modulo the
+// primes (overwritten by Garner's digits v_j): c = v_0 + q_0 (v_1 + q_1 v_2 ...), so
+// c mod n = sum_j v_j (q_0 ... q_(j-1) mod n).
+void residues_to_modulus(std::vector<ulong>& residues, std::size_t length, const std::vector<ulong>& primes,
+                         const nmod_t& mod, ulong* out) {
+  const crt::GarnerTables tables(primes);
+  const std::size_t k = primes.size();
+  std::vector<ulong> radix_mod_n(k);  // q_0 ... q_(j-1) mod n
+  ulong radix = 1 % mod.n;
+  for (std::size_t j = 0; j < k; j++) {
+    radix_mod_n[j] = radix;
+    radix = nmod_mul(radix, primes[j] % mod.n, mod);
+  }
+  parallel_ranges(length, parallel_grain / 4, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; i++) {
+      ulong* digits = residues.data() + i;
+      crt::mixed_radix_digits(digits, length, k, tables.primes.data(), tables.inverse.data(),
+                              tables.inverse_shoup.data());
+      ulong c = 0;
+      for (std::size_t j = 0; j < k; j++)  // v_j < 2^62 and radix_mod_n[j] < n: nmod_mul's bound holds
+        c = nmod_add(c, nmod_mul(digits[j * length], radix_mod_n[j], mod), mod);
+      out[i] = c;
+    }
+  });
+}
+
+}  // namespace
+
+std::vector<ulong> cpu_product_primes(std::size_t na, std::size_t nb, ulong n) {
+  const unsigned log2_length = ceil_log2(na + nb - 1);
+  if (n > 2 && log2_length < 64 && (n - 1) % (ulong{1} << log2_length) == 0 && n_is_prime(n)) return {n};
+  const ulong bound_bits = ceil_log2(std::min(na, nb)) + 2 * static_cast<ulong>(FLINT_BIT_COUNT(n - 1));
+  return remembered_primes(bound_bits, log2_length);
+}
+
+void multiply_words_cpu_ntt(const ulong* a, std::size_t na, const ulong* b, std::size_t nb, const nmod_t& mod,
+                            ulong* out) {
+  const std::size_t length = na + nb - 1, n = std::size_t{1} << ceil_log2(length);
+  const std::vector<ulong> primes = cpu_product_primes(na, nb, mod.n);
+  Words x(n), y(a == b && na == nb ? 0 : n);
+  if (primes.size() == 1 && primes[0] == mod.n) {
+    residue_product(a, na, b, nb, *transforms_for(n, mod.n), x, y, out);
+    return;
+  }
+  std::vector<ulong> residues(primes.size() * length);
+  for (std::size_t j = 0; j < primes.size(); j++)
+    residue_product(a, na, b, nb, *transforms_for(n, primes[j]), x, y, residues.data() + j * length);
+  residues_to_modulus(residues, length, primes, mod, out);
+}
+
+bool cpu_power_in_one_transform(std::size_t na, ulong e, ulong n) {
+  if (na == 0 || e == 0 || n < 3) return false;
+  const double length = static_cast<double>(na - 1) * static_cast<double>(e) + 1;
+  if (length > 0x1p40) return false;
+  const unsigned log2_length = ceil_log2(static_cast<std::size_t>(length));
+  return (n - 1) % (ulong{1} << log2_length) == 0 && n_is_prime(n);
+}
+
+void power_words_cpu_ntt(const ulong* a, std::size_t na, ulong e, const nmod_t& mod, ulong* out) {
+  const std::size_t length = (na - 1) * e + 1, n = std::size_t{1} << ceil_log2(length);
+  // Held for the whole call: another thread's products may evict it from the cache meanwhile.
+  const std::shared_ptr<const ResidueTransforms> held = transforms_for(n, mod.n);
+  const ResidueTransforms& t = *held;
+  Words x(n);
+  load_residues(x.data(), n, a, na, mod);
+  t.forward.natural_to_bit_reversed(x.data());
+  parallel_ranges(n, parallel_grain / 16, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; i++) x[i] = t.scaled_product(n_powmod2_preinv(x[i], e, mod.n, mod.ninv), 1);
+  });
+  t.inverse.bit_reversed_to_natural(x.data());
+  copy_words(out, x.data(), length);
+}
+
+}  // namespace cas

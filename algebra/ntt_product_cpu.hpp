@@ -1,0 +1,33 @@
+#pragma once
+// Products and powers in Z/nZ[x], n a word, through the CPU's number-theoretic transform
+// (ntt_cpu.hpp). FLINT 2.9's nmod_poly_mul (Kronecker substitution into GMP's integer product) takes
+// 3-8 times as long from a few thousand coefficients on (README.md, sixteenth session); FLINT 3 has
+// an NTT product of its own, 2.9 does not. When n is a prime with 2^k | n - 1 for the product's
+// transform length 2^k: one transform modulo n. Otherwise the exact integer product through two or
+// three 62-bit NTT primes (min(na, nb) (n - 1)^2 < 2^(2 64 + log2 na) is below three primes'
+// product), rebuilt by Garner's CRT straight into residues mod n.
+#include <flint/nmod_vec.h>
+
+#include <cstddef>
+#include <vector>
+
+namespace cas {
+
+// The transform primes of the product of operands of these lengths mod n: {n} when one transform
+// modulo n will do, else 62-bit NTT primes (largest first) whose product exceeds every coefficient
+// of the product over Z. na, nb >= 1.
+std::vector<ulong> cpu_product_primes(std::size_t na, std::size_t nb, ulong n);
+
+// out[0, na + nb - 1) = a b mod mod.n, for any modulus n >= 2; entries of a and b below n,
+// na, nb >= 1; out must not overlap a or b. a == b with na == nb takes one forward transform.
+void multiply_words_cpu_ntt(const ulong* a, std::size_t na, const ulong* b, std::size_t nb, const nmod_t& mod,
+                            ulong* out);
+
+// Whether power_words_cpu_ntt can raise operands of na words to the e-th power mod n: n prime
+// and 2^k | n - 1 for the power's transform length 2^k >= e (na - 1) + 1.
+bool cpu_power_in_one_transform(std::size_t na, ulong e, ulong n);
+// out[0, e (na - 1) + 1) = a^e mod mod.n in one forward transform, e pointwise powers and one
+// inverse transform (square and multiply would transform every intermediate power).
+void power_words_cpu_ntt(const ulong* a, std::size_t na, ulong e, const nmod_t& mod, ulong* out);
+
+}  // namespace cas

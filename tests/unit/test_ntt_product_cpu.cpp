@@ -1,0 +1,131 @@
+// Products and powers in Z/nZ[x] through the CPU's transforms (algebra/ntt_product_cpu.cpp) against
+// FLINT's nmod_poly_mul and nmod_poly_pow: for moduli that take one transform, that need two or
+// three CRT primes, composite ones and 64-bit ones, at lengths around the powers of two, past the
+// length from which the transforms use threads.
+#include "algebra/ntt_product_cpu.hpp"
+
+#include <catch2/catch.hpp>
+#include <flint/nmod_poly.h>
+#include <flint/ulong_extras.h>
+
+#include <algorithm>
+#include <vector>
+
+namespace {
+
+// n uniform words below m, every seventh the largest (m - 1).
+std::vector<ulong> random_words(size_t n, ulong m, flint_rand_t state) {
+  std::vector<ulong> a(n);
+  for (size_t i = 0; i < n; i++) a[i] = i % 7 == 3 ? m - 1 : n_randint(state, m);
+  return a;
+}
+
+// FLINT's product, as na + nb - 1 words (zero-padded above its normalised length).
+std::vector<ulong> flint_product(const std::vector<ulong>& a, const std::vector<ulong>& b, const nmod_t& mod) {
+  std::vector<ulong> r(a.size() + b.size() - 1);
+  if (a.size() >= b.size())
+    _nmod_poly_mul(r.data(), a.data(), static_cast<slong>(a.size()), b.data(), static_cast<slong>(b.size()), mod);
+  else
+    _nmod_poly_mul(r.data(), b.data(), static_cast<slong>(b.size()), a.data(), static_cast<slong>(a.size()), mod);
+  return r;
+}
+
+size_t first_difference(const std::vector<ulong>& x, const std::vector<ulong>& y) {
+  return static_cast<size_t>(std::mismatch(x.begin(), x.end(), y.begin()).first - x.begin());
+}
+
+}  // namespace
+
+TEST_CASE("CPU transform products equal FLINT's for every kind of word modulus", "[ntt_cpu][product]") {
+  flint_rand_t state;
+  flint_randinit(state);
+  const ulong moduli[] = {2,
+                          3,
+                          17,
+                          65537,                    // 2^16 | p - 1: one transform to 2^16
+                          45119,                    // p = 3 mod 4: CRT at every length
+                          998244353,                // 2^23 | p - 1
+                          1000000000,               // composite
+                          (ulong{1} << 62) - 57,    // largest 62-bit prime
+                          4611686018326724609ull,   // 62-bit NTT prime
+                          9223372036854775783ull,   // largest 63-bit prime
+                          18446744069414584321ull,  // 2^64 - 2^32 + 1: one transform, nmod arithmetic
+                          18446744073709551557ull,  // largest 64-bit prime: three CRT primes
+                          ~ulong{0}};               // 2^64 - 1, composite
+  const size_t lengths[][2] = {{1, 1}, {1, 9}, {2, 2}, {3, 5}, {64, 65}, {100, 1}, {1000, 37}, {2048, 2049}, {4097, 4096}};
+  for (ulong m : moduli) {
+    nmod_t mod;
+    nmod_init(&mod, m);
+    for (const auto& l : lengths) {
+      const std::vector<ulong> a = random_words(l[0], m, state), b = random_words(l[1], m, state);
+      std::vector<ulong> r(l[0] + l[1] - 1);
+      cas::multiply_words_cpu_ntt(a.data(), a.size(), b.data(), b.size(), mod, r.data());
+      INFO("m = " << m << ", lengths " << l[0] << " x " << l[1] << ", primes "
+                  << cas::cpu_product_primes(l[0], l[1], m).size());
+      CHECK(first_difference(r, flint_product(a, b, mod)) == r.size());
+      std::vector<ulong> square(2 * l[0] - 1);
+      cas::multiply_words_cpu_ntt(a.data(), a.size(), a.data(), a.size(), mod, square.data());
+      CHECK(first_difference(square, flint_product(a, a, mod)) == square.size());
+    }
+  }
+  flint_randclear(state);
+}
+
+TEST_CASE("CPU transform products on several threads, one transform and CRT", "[ntt_cpu][product]") {
+  flint_rand_t state;
+  flint_randinit(state);
+  // 2^18 + 1 coefficients: transforms of 2^19 words, past the 2^18 from which they use threads.
+  for (ulong m : {ulong{998244353}, ulong{1000000007}, ulong{18446744073709551557ull}}) {
+    nmod_t mod;
+    nmod_init(&mod, m);
+    const std::vector<ulong> a = random_words((size_t{1} << 18) + 1, m, state), b = random_words(size_t{1} << 17, m, state);
+    std::vector<ulong> r(a.size() + b.size() - 1);
+    cas::multiply_words_cpu_ntt(a.data(), a.size(), b.data(), b.size(), mod, r.data());
+    INFO("m = " << m);
+    CHECK(first_difference(r, flint_product(a, b, mod)) == r.size());
+  }
+  flint_randclear(state);
+}
+
+TEST_CASE("CPU transform plans: one transform only where the modulus has the roots", "[ntt_cpu][product]") {
+  CHECK(cas::cpu_product_primes(1 << 15, (1 << 15) + 1, 65537) == std::vector<ulong>{65537});
+  // 2^16 + 1 coefficients: one 62-bit prime holds their 2^15 65536^2 < 2^47
+  const std::vector<ulong> longer = cas::cpu_product_primes(1 << 15, (1 << 15) + 2, 65537);
+  CHECK((longer.size() == 1 && longer[0] > (ulong{1} << 61)));
+  CHECK(cas::cpu_product_primes(10, 10, 1000000000).size() == 2);          // composite: 4 + 60 bits
+  CHECK(cas::cpu_product_primes(1 << 10, 1 << 10, 65521).size() == 1);     // 10 + 32 bits
+  CHECK(cas::cpu_product_primes(10, 10, 18446744073709551557ull).size() == 3);
+  for (ulong q : cas::cpu_product_primes(1 << 20, 1 << 20, 18446744073709551557ull))
+    CHECK((q - 1) % (ulong{1} << 21) == 0);
+}
+
+TEST_CASE("CPU powers in one transform equal FLINT's", "[ntt_cpu][product]") {
+  flint_rand_t state;
+  flint_randinit(state);
+  for (ulong p : {ulong{17}, ulong{65537}, ulong{998244353}, ulong{4611686018326724609ull}, ulong{18446744069414584321ull}}) {
+    nmod_t mod;
+    nmod_init(&mod, p);
+    for (size_t na : {1, 2, 7, 300})
+      for (ulong e : {1, 2, 3, 16, 37}) {
+        if (!cas::cpu_power_in_one_transform(na, e, p)) continue;
+        const std::vector<ulong> a = random_words(na, p, state);
+        const size_t length = (na - 1) * e + 1;
+        std::vector<ulong> r(length), expected(length);
+        cas::power_words_cpu_ntt(a.data(), na, e, mod, r.data());
+        nmod_poly_t f, g;
+        nmod_poly_init(f, p);
+        nmod_poly_init(g, p);
+        for (size_t i = 0; i < na; i++) nmod_poly_set_coeff_ui(f, static_cast<slong>(i), a[i]);
+        nmod_poly_pow(g, f, e);
+        for (size_t i = 0; i < length; i++) expected[i] = nmod_poly_get_coeff_ui(g, static_cast<slong>(i));
+        nmod_poly_clear(f);
+        nmod_poly_clear(g);
+        INFO("p = " << p << ", length " << na << ", e = " << e);
+        CHECK(first_difference(r, expected) == length);
+      }
+  }
+  CHECK_FALSE(cas::cpu_power_in_one_transform(300, 37, 17));     // 11064 coefficients, 2^4 | 16
+  CHECK(cas::cpu_power_in_one_transform(2, 15, 17));              // 16 coefficients
+  CHECK_FALSE(cas::cpu_power_in_one_transform(2, 15, 1000000000));  // not prime
+  flint_randclear(state);
+}
