@@ -98,11 +98,12 @@ bool use_gpu(GpuOperation op, size_t length) {
 }
 
 size_t cpu_ntt_crossover(bool one_transform, std::uint64_t p) {
-  // Product lengths 2^k - 1 from which the transforms were at least 1.1 times as fast as FLINT
-  // (at 2^(k-1) - 1 FLINT was as fast or faster): FLINT packs several small coefficients into a
-  // word, so small p move the crossover up, and CRT products take two or three transforms each.
+  // Product lengths 2^k - 1 from which the transforms were at least as fast as FLINT on both
+  // machines, mostly 1.1-1.5x (at 2^(k-1) - 1 FLINT was faster on one of them at least): FLINT
+  // packs several small coefficients into a word, so small p move the crossover up, and CRT
+  // products take two or three transforms per operand (side by side on the cores).
   if (p < (std::uint64_t{1} << 17)) return one_transform ? 8191 : 16383;
-  if (p < (std::uint64_t{1} << 32)) return one_transform ? 1023 : 16383;
+  if (p < (std::uint64_t{1} << 32)) return one_transform ? 1023 : 8191;
   return one_transform ? 511 : 4095;
 }
 

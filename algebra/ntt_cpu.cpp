@@ -219,28 +219,28 @@ CpuTransform::CpuTransform(std::size_t n, ulong w, const nmod_t& mod) : n_(n), m
   if (n >= 2) fill_stage_twiddles(tw_, pre_, n, w, mod, shoup);
 }
 
-void CpuTransform::natural_to_bit_reversed(ulong* a) const {
+void CpuTransform::natural_to_bit_reversed(ulong* a, Output output) const {
   if (n_ < 2) return;
   const Twiddles t{tw_.data(), pre_.empty() ? tw_.data() : pre_.data()};
   const std::size_t threads = core_count();
   switch (arithmetic_for(mod_.n)) {
     case Arithmetic::Lazy:
       dif_stages(a, n_, t, LazyDifButterfly{mod_.n, 2 * mod_.n}, threads);
-      reduce_from_4p(a, n_, mod_.n);
+      if (output == Output::Reduced) reduce_from_4p(a, n_, mod_.n);
       return;
     case Arithmetic::Shoup: dif_stages(a, n_, t, ShoupDifButterfly{mod_.n}, threads); return;
     case Arithmetic::Nmod: dif_stages(a, n_, t, NmodDifButterfly{mod_}, threads); return;
   }
 }
 
-void CpuTransform::bit_reversed_to_natural(ulong* a) const {
+void CpuTransform::bit_reversed_to_natural(ulong* a, Output output) const {
   if (n_ < 2) return;
   const Twiddles t{tw_.data(), pre_.empty() ? tw_.data() : pre_.data()};
   const std::size_t threads = core_count();
   switch (arithmetic_for(mod_.n)) {
     case Arithmetic::Lazy:
       dit_stages(a, n_, t, LazyButterfly{mod_.n, 2 * mod_.n}, threads);
-      reduce_from_4p(a, n_, mod_.n);
+      if (output == Output::Reduced) reduce_from_4p(a, n_, mod_.n);
       return;
     case Arithmetic::Shoup: dit_stages(a, n_, t, ShoupButterfly{mod_.n}, threads); return;
     case Arithmetic::Nmod: dit_stages(a, n_, t, NmodButterfly{mod_}, threads); return;

@@ -39,11 +39,15 @@ class CpuTransform {
  public:
   CpuTransform(std::size_t n, ulong w, const nmod_t& mod);
   std::size_t length() const { return n_; }
+  // What the two transforms below leave: entries below p, or for p < 2^62 (Harvey's lazy
+  // butterflies) entries below 4p, which saves a pass over the array when the caller's next pass
+  // reduces them anyway (below p for larger p either way).
+  enum class Output { Reduced, Below4p };
   // Decimation in frequency: natural order in, bit-reversed order out, no bit-reversal pass. With
   // bit_reversed_to_natural at w^-1, the pair a product needs, whose pointwise step ignores order.
-  void natural_to_bit_reversed(ulong* a) const;
-  // Decimation in time: bit-reversed order in, natural order out.
-  void bit_reversed_to_natural(ulong* a) const;
+  void natural_to_bit_reversed(ulong* a, Output output = Output::Reduced) const;
+  // Decimation in time: bit-reversed order in (entries below p), natural order out.
+  void bit_reversed_to_natural(ulong* a, Output output = Output::Reduced) const;
   // The bit reversal, then decimation in time.
   void natural_to_natural(ulong* a) const;
 

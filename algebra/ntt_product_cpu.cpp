@@ -22,6 +22,13 @@ namespace {
 
 // Passes over arrays of at least this many words run on several threads.
 constexpr std::size_t parallel_grain = std::size_t{1} << 16;
+// Transforms of lengths in [side_by_side_from, side_by_side_below) run side by side on threads when
+// they are independent (a product's two operands, a CRT product's primes): each is too short to
+// spread over the cores itself (ntt_cpu.cpp starts threads from 2^18 words), and long enough to
+// pay for starting a thread (tens of microseconds).
+constexpr std::size_t side_by_side_from = std::size_t{1} << 13, side_by_side_below = std::size_t{1} << 18;
+
+bool side_by_side(std::size_t n) { return n >= side_by_side_from && n < side_by_side_below; }
 
 unsigned ceil_log2(std::size_t n) {
   unsigned k = 0;
@@ -36,6 +43,12 @@ struct ResidueTransforms {
   CpuTransform forward, inverse;
   ulong n_inverse, n_inverse_shoup;
 
+  // x mod q for x < 4q (and q < 2^62) or x < q.
+  ulong below_q(ulong x) const {
+    if (q.n < (ulong{1} << 62) && x >= 2 * q.n) x -= 2 * q.n;
+    return x >= q.n ? x - q.n : x;
+  }
+
   ResidueTransforms(std::size_t n, const nmod_t& mod, ulong w)
       : q(mod),
         forward(n, w, mod),
@@ -43,9 +56,9 @@ struct ResidueTransforms {
         n_inverse(n_invmod(static_cast<ulong>(n % mod.n), mod.n)),
         n_inverse_shoup(mod.n < (ulong{1} << 63) ? n_mulmod_precomp_shoup(n_inverse, mod.n) : 0) {}
 
-  // x y / n mod q, for x, y < q.
+  // x y / n mod q, for x, y < 4q (a lazy transform's output).
   ulong scaled_product(ulong x, ulong y) const {
-    const ulong xy = nmod_mul(x, y, q);
+    const ulong xy = nmod_mul(below_q(x), below_q(y), q);
     return n_inverse_shoup ? n_mulmod_shoup(n_inverse, xy, n_inverse_shoup, q.n) : nmod_mul(xy, n_inverse, q);
   }
 };
@@ -98,24 +111,40 @@ void load_residues(ulong* x, std::size_t n, const ulong* src, std::size_t count,
   });
 }
 
+// out[0, length) = x[0, length) reduced below q (from a lazy transform's output): one pass for the
+// reduction and the copy.
+void copy_below_q(ulong* out, const Words& x, std::size_t length, const ResidueTransforms& t) {
+  parallel_ranges(length, parallel_grain, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; i++) out[i] = t.below_q(x[i]);
+  });
+}
+
 // out[0, length) = a b mod q (length = na + nb - 1 <= the transforms' length), x and y the
 // transforms' work arrays. Operand words may exceed q (they are reduced).
 void residue_product(const ulong* a, std::size_t na, const ulong* b, std::size_t nb, const ResidueTransforms& t,
                      Words& x, Words& y, ulong* out) {
   const std::size_t n = t.forward.length(), length = na + nb - 1;
   const bool square = a == b && na == nb;
-  load_residues(x.data(), n, a, na, t.q);
-  t.forward.natural_to_bit_reversed(x.data());
-  if (!square) {
-    load_residues(y.data(), n, b, nb, t.q);
-    t.forward.natural_to_bit_reversed(y.data());
+  auto forward = [&](Words& work, const ulong* operand, std::size_t count) {
+    load_residues(work.data(), n, operand, count, t.q);
+    t.forward.natural_to_bit_reversed(work.data(), CpuTransform::Output::Below4p);
+  };
+  if (square) {
+    forward(x, a, na);
+  } else if (side_by_side(n)) {
+    parallel_ranges(2, 1, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; i++) i == 0 ? forward(x, a, na) : forward(y, b, nb);
+    });
+  } else {
+    forward(x, a, na);
+    forward(y, b, nb);
   }
   const ulong* other = square ? x.data() : y.data();
   parallel_ranges(n, parallel_grain, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; i++) x[i] = t.scaled_product(x[i], other[i]);
   });
-  t.inverse.bit_reversed_to_natural(x.data());
-  copy_words(out, x.data(), length);
+  t.inverse.bit_reversed_to_natural(x.data(), CpuTransform::Output::Below4p);
+  copy_below_q(out, x, length, t);
 }
 
 // out[i] = the product's coefficient i mod n from its residues residues[j length + i] modulo the
@@ -157,14 +186,22 @@ void multiply_words_cpu_ntt(const ulong* a, std::size_t na, const ulong* b, std:
                             ulong* out) {
   const std::size_t length = na + nb - 1, n = std::size_t{1} << ceil_log2(length);
   const std::vector<ulong> primes = cpu_product_primes(na, nb, mod.n);
-  Words x(n), y(a == b && na == nb ? 0 : n);
+  const std::size_t y_words = a == b && na == nb ? 0 : n;
   if (primes.size() == 1 && primes[0] == mod.n) {
+    Words x(n), y(y_words);
     residue_product(a, na, b, nb, *transforms_for(n, mod.n), x, y, out);
     return;
   }
   std::vector<ulong> residues(primes.size() * length);
-  for (std::size_t j = 0; j < primes.size(); j++)
-    residue_product(a, na, b, nb, *transforms_for(n, primes[j]), x, y, residues.data() + j * length);
+  // Short transforms: the primes side by side, each with its work arrays; long ones use the cores
+  // themselves, one prime after the other.
+  const std::size_t ranges = side_by_side(n) ? primes.size() : 1;
+  parallel_ranges(ranges, 1, [&](std::size_t begin, std::size_t end) {
+    Words x(n), y(y_words);
+    for (std::size_t r = begin; r < end; r++)
+      for (std::size_t j = r; j < (ranges == 1 ? primes.size() : r + 1); j++)
+        residue_product(a, na, b, nb, *transforms_for(n, primes[j]), x, y, residues.data() + j * length);
+  });
   residues_to_modulus(residues, length, primes, mod, out);
 }
 
@@ -183,12 +220,13 @@ void power_words_cpu_ntt(const ulong* a, std::size_t na, ulong e, const nmod_t& 
   const ResidueTransforms& t = *held;
   Words x(n);
   load_residues(x.data(), n, a, na, mod);
-  t.forward.natural_to_bit_reversed(x.data());
+  t.forward.natural_to_bit_reversed(x.data(), CpuTransform::Output::Below4p);
   parallel_ranges(n, parallel_grain / 16, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; i++) x[i] = t.scaled_product(n_powmod2_preinv(x[i], e, mod.n, mod.ninv), 1);
+    for (std::size_t i = begin; i < end; i++)
+      x[i] = t.scaled_product(n_powmod2_preinv(t.below_q(x[i]), e, mod.n, mod.ninv), 1);
   });
-  t.inverse.bit_reversed_to_natural(x.data());
-  copy_words(out, x.data(), length);
+  t.inverse.bit_reversed_to_natural(x.data(), CpuTransform::Output::Below4p);
+  copy_below_q(out, x, length, t);
 }
 
 }  // namespace cas
