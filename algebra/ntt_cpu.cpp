@@ -6,6 +6,7 @@
 #include <flint/ulong_extras.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <vector>
 
 namespace cas {
@@ -22,25 +23,41 @@ constexpr std::size_t leaf_words = std::size_t{1} << 12;
 // 1.12 ms), faster from 2^18 (4.4 against 5.0 ms; 2^22: 61 against 104 ms).
 constexpr std::size_t parallel_words = std::size_t{1} << 18;
 
-// Harvey's lazy butterflies need 4p < 2^64; FLINT's Shoup products need p < 2^63.
-enum class Arithmetic { Lazy, Shoup, Nmod };
+// Harvey's lazy butterflies need 4p < 2^64; FLINT's Shoup products need p < 2^63. Below 2^30 the
+// lazy butterflies fit 32-bit products (4p < 2^32), which vector units do 4 or 8 at a time
+// (Narrow).
+enum class Arithmetic { Narrow, Lazy, Shoup, Nmod };
 
 Arithmetic arithmetic_for(ulong p) {
+  if (p < (ulong{1} << 30)) return Arithmetic::Narrow;
   if (p < (ulong{1} << 62)) return Arithmetic::Lazy;
   return p < (ulong{1} << 63) ? Arithmetic::Shoup : Arithmetic::Nmod;
+}
+
+// The Shoup companion of a twiddle w < p: floor(w 2^64 / p), or floor(w 2^32 / p) for Narrow; none
+// for Nmod.
+ulong companion(ulong w, ulong p, Arithmetic arithmetic) {
+  switch (arithmetic) {
+    case Arithmetic::Narrow: return (w << 32) / p;
+    case Arithmetic::Lazy:
+    case Arithmetic::Shoup: return n_mulmod_precomp_shoup(w, p);
+    case Arithmetic::Nmod: break;
+  }
+  return 0;
 }
 
 // The powers of the last stage come in chunks on several threads, each chunk stepping by a Shoup
 // product from its own first power (one chain of nmod_mul took 43 ms for 2^21 powers); the other
 // stages take every second entry of the stage above.
-void fill_stage_twiddles(Words& tw, Words& pre, std::size_t n, ulong w, const nmod_t& mod, bool shoup) {
+void fill_stage_twiddles(Words& tw, Words& pre, std::size_t n, ulong w, const nmod_t& mod, Arithmetic arithmetic) {
   const std::size_t half = n / 2;
+  const bool shoup = arithmetic != Arithmetic::Nmod;
   const ulong p = mod.n, w_pre = shoup ? n_mulmod_precomp_shoup(w, p) : 0;
   parallel_ranges(half, parallel_words / 2, [&](std::size_t begin, std::size_t end) {
     ulong power = nmod_pow_ui(w, begin, mod);
     for (std::size_t j = begin; j < end; j++) {
       tw[half + j] = power;
-      if (shoup) pre[half + j] = n_mulmod_precomp_shoup(power, p);
+      if (shoup) pre[half + j] = companion(power, p, arithmetic);
       power = shoup ? n_mulmod_shoup(w, power, w_pre, p) : nmod_mul(power, w, mod);
     }
   });
@@ -115,6 +132,65 @@ struct NmodDifButterfly {
   }
 };
 
+// The narrow lazy butterflies (p < 2^30: values below 4p < 2^32, companions floor(w 2^32 / p)), in
+// 64-bit lanes with 32-bit products, which GCC turns into vpmuludq: target_clones builds them for
+// AVX-512 (8 a time) and AVX2 (4) besides the plain build, and the loader picks the machine's.
+ulong product32(ulong a, ulong b) { return static_cast<ulong>(static_cast<std::uint32_t>(a)) * static_cast<std::uint32_t>(b); }
+
+// w y mod p in [0, 2p) for y < 2^32 (Shoup without its last correction): q is floor(w y / p) or one
+// below, so w y - q p lies in [0, 2p) exactly, and w y < 2^62 leaves the 64-bit lanes no wrap.
+ulong lazy_shoup32(ulong y, ulong w, ulong w_pre, ulong p) {
+  const ulong q = product32(w_pre, y) >> 32;
+  return product32(w, y) - product32(q, p);
+}
+
+// Decimation in time on [0, 4p), as LazyButterfly.
+__attribute__((target_clones("avx512f", "avx2", "default"))) void narrow_dit_butterflies(
+    ulong* __restrict x, ulong* __restrict y, const ulong* __restrict tw, const ulong* __restrict pre,
+    std::size_t count, ulong p) {
+  const ulong two_p = 2 * p;
+  for (std::size_t j = 0; j < count; j++) {
+    const ulong a = std::min(x[j], x[j] - two_p);  // below 2p (x - 2p wraps when x < 2p)
+    const ulong t = lazy_shoup32(y[j], tw[j], pre[j], p);
+    x[j] = a + t;
+    y[j] = a - t + two_p;
+  }
+}
+
+// Decimation in frequency on [0, 2p), as LazyDifButterfly.
+__attribute__((target_clones("avx512f", "avx2", "default"))) void narrow_dif_butterflies(
+    ulong* __restrict x, ulong* __restrict y, const ulong* __restrict tw, const ulong* __restrict pre,
+    std::size_t count, ulong p) {
+  const ulong two_p = 2 * p;
+  for (std::size_t j = 0; j < count; j++) {
+    const ulong sum = x[j] + y[j], difference = x[j] - y[j] + two_p;
+    x[j] = std::min(sum, sum - two_p);
+    y[j] = lazy_shoup32(difference, tw[j], pre[j], p);
+  }
+}
+
+// One narrow butterfly at a time, for the short blocks of a leaf's first stages (a vector loop
+// behind an indirect call costs more than it saves there).
+struct NarrowButterfly {
+  ulong p;
+  void operator()(ulong& x, ulong& y, ulong w, ulong w_pre) const {
+    const ulong a = std::min(x, x - 2 * p), t = lazy_shoup32(y, w, w_pre, p);
+    x = a + t;
+    y = a - t + 2 * p;
+  }
+};
+struct NarrowDifButterfly {
+  ulong p;
+  void operator()(ulong& x, ulong& y, ulong w, ulong w_pre) const {
+    const ulong sum = x + y, difference = x - y + 2 * p;
+    x = std::min(sum, sum - 2 * p);
+    y = lazy_shoup32(difference, w, w_pre, p);
+  }
+};
+
+// Blocks shorter than this run the scalar butterflies.
+constexpr std::size_t narrow_vector_from = 16;
+
 // GCC's -O3 (-fsplit-paths) duplicated the nmod butterfly's reduction into branches the CPU
 // mispredicts: the transform modulo 2^64 - 2^32 + 1 took 196 ms at 2^22 instead of 85 ms.
 #if defined(__GNUC__) && !defined(__clang__)
@@ -140,6 +216,21 @@ CAS_NO_SPLIT_PATHS void block_butterflies(ulong* block, std::size_t half, std::s
   ulong* __restrict x = block;
   ulong* __restrict y = block + half;
   for (std::size_t j = begin; j < end; j++) butterfly(x[j], y[j], tw[j], pre[j]);
+}
+
+void block_butterflies(ulong* block, std::size_t half, std::size_t begin, std::size_t end, Twiddles t,
+                       const NarrowButterfly& butterfly) {
+  if (end - begin < narrow_vector_from) return block_butterflies<NarrowButterfly>(block, half, begin, end, t, butterfly);
+  narrow_dit_butterflies(block + begin, block + half + begin, t.tw + half + begin, t.pre + half + begin, end - begin,
+                         butterfly.p);
+}
+
+void block_butterflies(ulong* block, std::size_t half, std::size_t begin, std::size_t end, Twiddles t,
+                       const NarrowDifButterfly& butterfly) {
+  if (end - begin < narrow_vector_from)
+    return block_butterflies<NarrowDifButterfly>(block, half, begin, end, t, butterfly);
+  narrow_dif_butterflies(block + begin, block + half + begin, t.tw + half + begin, t.pre + half + begin, end - begin,
+                         butterfly.p);
 }
 
 // The stage of half-length n/2 over a[0, n), on up to `threads` threads.
@@ -213,10 +304,10 @@ void reduce_from_4p(ulong* a, std::size_t n, ulong p) {
 }  // namespace
 
 CpuTransform::CpuTransform(std::size_t n, ulong w, const nmod_t& mod) : n_(n), mod_(mod) {
-  const bool shoup = arithmetic_for(mod.n) != Arithmetic::Nmod;
+  const Arithmetic arithmetic = arithmetic_for(mod.n);
   tw_.resize(n);
-  if (shoup) pre_.resize(n);
-  if (n >= 2) fill_stage_twiddles(tw_, pre_, n, w, mod, shoup);
+  if (arithmetic != Arithmetic::Nmod) pre_.resize(n);
+  if (n >= 2) fill_stage_twiddles(tw_, pre_, n, w, mod, arithmetic);
 }
 
 void CpuTransform::natural_to_bit_reversed(ulong* a, Output output) const {
@@ -224,6 +315,10 @@ void CpuTransform::natural_to_bit_reversed(ulong* a, Output output) const {
   const Twiddles t{tw_.data(), pre_.empty() ? tw_.data() : pre_.data()};
   const std::size_t threads = core_count();
   switch (arithmetic_for(mod_.n)) {
+    case Arithmetic::Narrow:
+      dif_stages(a, n_, t, NarrowDifButterfly{mod_.n}, threads);
+      if (output == Output::Reduced) reduce_from_4p(a, n_, mod_.n);
+      return;
     case Arithmetic::Lazy:
       dif_stages(a, n_, t, LazyDifButterfly{mod_.n, 2 * mod_.n}, threads);
       if (output == Output::Reduced) reduce_from_4p(a, n_, mod_.n);
@@ -238,6 +333,10 @@ void CpuTransform::bit_reversed_to_natural(ulong* a, Output output) const {
   const Twiddles t{tw_.data(), pre_.empty() ? tw_.data() : pre_.data()};
   const std::size_t threads = core_count();
   switch (arithmetic_for(mod_.n)) {
+    case Arithmetic::Narrow:
+      dit_stages(a, n_, t, NarrowButterfly{mod_.n}, threads);
+      if (output == Output::Reduced) reduce_from_4p(a, n_, mod_.n);
+      return;
     case Arithmetic::Lazy:
       dit_stages(a, n_, t, LazyButterfly{mod_.n, 2 * mod_.n}, threads);
       if (output == Output::Reduced) reduce_from_4p(a, n_, mod_.n);
