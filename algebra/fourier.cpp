@@ -228,6 +228,21 @@ void require_primitive_root(const Value& w, ulong n, const char* what) {
     if (power_is_one(n / q)) fail("already its " + ordinal(n / q) + " power is 1");
 }
 
+void require_radix2_root(const Value& w, ulong n, const char* what) {
+  require_primitive_root(w, n, what);
+  if (n < 2) return;
+  const ModulusPtr m = root_modulus(w, what);
+  Fmpz half_power, exponent(n / 2), minus_one;
+  fmpz_powm(half_power.get(), w.as_int(), exponent.get(), m->value());
+  fmpz_sub_ui(minus_one.get(), m->value(), 1);
+  if (fmpz_equal(half_power.get(), minus_one.get())) return;
+  throw DomainError(std::string(what) + ": " + describe(w) + " is a primitive " + ordinal(n) +
+                    " root of unity, but its " + ordinal(n / 2) + " power is " +
+                    describe(Value::mod(half_power.get(), m)) +
+                    ", not -1: the radix-2 butterflies need w^(n/2) = -1, which every primitive root modulo a "
+                    "prime has (not modulo " + m->to_string() + "); dft(v, w) computes this transform by its definition");
+}
+
 ModulusPtr modulus_of_root(const Value& w, const char* what) { return root_modulus(w, what); }
 
 std::vector<Fmpz> residues_at_root(const Value& v, const Value& w, const char* what) {
@@ -237,7 +252,7 @@ std::vector<Fmpz> residues_at_root(const Value& v, const Value& w, const char* w
 std::vector<Fmpz> radix2_input(const Value& v, const Value& w, const char* what) {
   std::vector<Fmpz> a = residues_at_root(v, w, what);
   require_power_of_two(a.size(), what);
-  require_primitive_root(w, a.size(), what);
+  require_radix2_root(w, a.size(), what);
   return a;
 }
 
@@ -260,7 +275,7 @@ Value transform_word_vector(const Value& v, const Value& w, bool inverse, const 
   InputWords input = input_words(v, m, what);
   const size_t n = input.words().size();
   require_power_of_two(n, what);
-  require_primitive_root(w, n, what);
+  require_radix2_root(w, n, what);
   const ulong p = m->word(), root = fmpz_get_ui(w.as_int());
   if (inverse) engine_explain(what, static_cast<double>(n), transform_detail(n, w.as_int(), *m));
   if (transform_goes_to_gpu(n, *m)) {
@@ -283,7 +298,7 @@ Value transform_vector(const Value& v, const Value& w, bool inverse, const char*
   if (m->word_size()) return transform_word_vector(v, w, inverse, m, what);
   std::vector<Fmpz> a = residues(v, m, what);
   require_power_of_two(a.size(), what);
-  require_primitive_root(w, a.size(), what);
+  require_radix2_root(w, a.size(), what);
   if (!inverse) {
     transform(a, w.as_int(), *m);
     return to_vector(a, m);

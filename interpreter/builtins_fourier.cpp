@@ -18,7 +18,8 @@ void register_fourier_builtins(Registry& r) {
   r.reg("fft", 2, fft,
         "fft(v, w): the DFT of v at w, X_k = sum_j v_j w^(j*k), by the radix-2 Cooley-Tukey FFT in "
         "O(n log n). w is a primitive n-th root of unity in Z/pZ (e.g. rootofunity(n, p)), n = len(v) a power "
-        "of two; the entries of v are integers or elements of that Z/pZ. Same result as dft(v, w).");
+        "of two; the entries of v are integers or elements of that Z/pZ. Same result as dft(v, w). Modulo a "
+        "composite, w must also have w^(n/2) = -1, which the butterflies need (a prime gives it for free).");
   r.reg("ifft", 2, ifft,
         "ifft(v, w): the inverse of fft(v, w): the FFT at w^-1, scaled by n^-1, so that ifft(fft(v, w), w) == v "
         "mod p. Same conditions as fft; same result as idft(v, w).");

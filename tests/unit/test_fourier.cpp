@@ -352,3 +352,28 @@ TEST_CASE("the stdlib's dft and idft agree with fft and ifft", "[stdlib][fourier
                "dft(v, w) == fft(v, w) and idft(v, w) == ifft(v, w) and recursive_fft(v, w) == fft(v, w)") == "true");
   CHECK(s.show("dftmatrix(2, -1 mod 5)") == "[[1, 1], [1, 4]] mod 5");
 }
+
+// Modulo a composite, an element of order n need not have w^(n/2) = -1 (2 mod 15: order 4, 2^2 = 4),
+// and then the radix-2 butterflies do not compute the DFT: fft, ifft, fftsteps and the stdlib's
+// recursive_fft refuse it. Where w^(n/2) = -1 holds (57 mod 65: 57^2 = -1), they equal dft.
+TEST_CASE("radix-2 transforms modulo a composite need w^(n/2) = -1", "[fourier][errors]") {
+  Session s;
+  const std::string why = " is a primitive 4th root of unity, but its 2nd power is 4 mod 15, not -1: the radix-2 "
+                          "butterflies need w^(n/2) = -1, which every primitive root modulo a prime has (not modulo "
+                          "15); dft(v, w) computes this transform by its definition";
+  for (const char* call : {"fft", "ifft", "fftsteps"}) {
+    auto e = s.error(std::string(call) + "([1, 2, 3, 4], 2 mod 15)");
+    REQUIRE(e);
+    CHECK(e->message() == std::string(call) + ": 2 mod 15" + why);
+  }
+  auto e = s.error("recursive_fft([1, 2, 3, 4], 2 mod 15)");
+  REQUIRE(e);
+  CHECK(e->message().find("the butterflies need w^(n/2) = -1") != std::string::npos);
+  CHECK(s.show("dft([1, 2, 3, 4], 2 mod 15)") == "[10, 4, 13, 7] mod 15");  // PARI/GP's values
+  CHECK(s.show("v = [1, 2, 3, 4]; w = 57 mod 65; fft(v, w) == dft(v, w) and ifft(v, w) == idft(v, w) and "
+               "recursive_fft(v, w) == dft(v, w)") == "true");
+  // A multi-word modulus: 15 q (q prime above 2^70), w = 2 mod 15 and 1 mod q.
+  auto big = s.error("q = nextprime(2^70); m = 15 * q; fft([1, 2, 3, 4], crt([2, 1], [15, q]) mod m)");
+  REQUIRE(big);
+  CHECK(big->message().find("not -1: the radix-2 butterflies") != std::string::npos);
+}
