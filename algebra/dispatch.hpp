@@ -49,8 +49,11 @@ struct Crossovers {
   // twice and 4095 once, CRT products 4095 twice and 8191 once, transforms 2048 twice; the
   // defaults take 4095 for both products, where the other choice would lose up to 1.7x (FLINT's
   // time at 2047 varied from 0.057 to 0.103 ms between runs, the GPU's 0.088-0.092 ms). Near a
-  // crossover the two engines are within 1.3x of each other.
-  size_t length[gpu_operation_count] = {1023, 2047, 1024, 2047, size_t{1} << 17, 2047, 2047, 2048, 4095, 4095, 2048};
+  // crossover the two engines are within 1.3x of each other. Sixteenth session, against the CPU's
+  // own products and its faster transforms for p < 2^30 (two calibrations): the product crossovers
+  // stayed; transforms for p < 2^32 moved to 4096 (CPU 0.034 / 0.048 ms at 2048 words against the
+  // GPU's 0.038 / 0.045: with 2048 the worse run chose 1.12x the faster engine, with 4096 1.07x).
+  size_t length[gpu_operation_count] = {1023, 2047, 1024, 2047, size_t{1} << 17, 2047, 2047, 4096, 4095, 4095, 2048};
   std::string origin = "defaults";  // or the config file it was read from
 };
 
