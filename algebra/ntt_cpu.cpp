@@ -310,41 +310,52 @@ CpuTransform::CpuTransform(std::size_t n, ulong w, const nmod_t& mod) : n_(n), m
   if (n >= 2) fill_stage_twiddles(tw_, pre_, n, w, mod, arithmetic);
 }
 
-void CpuTransform::natural_to_bit_reversed(ulong* a, Output output) const {
+namespace {
+
+// The butterflies of each arithmetic, by direction (decimation in frequency or in time).
+template <bool Dif>
+struct Butterflies;
+template <>
+struct Butterflies<true> {
+  using Narrow = NarrowDifButterfly;
+  using Lazy = LazyDifButterfly;
+  using Shoup = ShoupDifButterfly;
+  using Nmod = NmodDifButterfly;
+};
+template <>
+struct Butterflies<false> {
+  using Narrow = NarrowButterfly;
+  using Lazy = LazyButterfly;
+  using Shoup = ShoupButterfly;
+  using Nmod = NmodButterfly;
+};
+
+}  // namespace
+
+template <bool Dif>
+void CpuTransform::run_stages(ulong* a, Output output) const {
   if (n_ < 2) return;
   const Twiddles t{tw_.data(), pre_.empty() ? tw_.data() : pre_.data()};
   const std::size_t threads = core_count();
-  switch (arithmetic_for(mod_.n)) {
-    case Arithmetic::Narrow:
-      dif_stages(a, n_, t, NarrowDifButterfly{mod_.n}, threads);
-      if (output == Output::Reduced) reduce_from_4p(a, n_, mod_.n);
-      return;
-    case Arithmetic::Lazy:
-      dif_stages(a, n_, t, LazyDifButterfly{mod_.n, 2 * mod_.n}, threads);
-      if (output == Output::Reduced) reduce_from_4p(a, n_, mod_.n);
-      return;
-    case Arithmetic::Shoup: dif_stages(a, n_, t, ShoupDifButterfly{mod_.n}, threads); return;
-    case Arithmetic::Nmod: dif_stages(a, n_, t, NmodDifButterfly{mod_}, threads); return;
+  // lazy: the butterflies leave values below 4p, brought below p when the caller asks.
+  auto stages = [&](const auto& butterfly, bool lazy) {
+    if constexpr (Dif) dif_stages(a, n_, t, butterfly, threads);
+    else dit_stages(a, n_, t, butterfly, threads);
+    if (lazy && output == Output::Reduced) reduce_from_4p(a, n_, mod_.n);
+  };
+  using B = Butterflies<Dif>;
+  const ulong p = mod_.n;
+  switch (arithmetic_for(p)) {
+    case Arithmetic::Narrow: return stages(typename B::Narrow{p}, true);
+    case Arithmetic::Lazy: return stages(typename B::Lazy{p, 2 * p}, true);
+    case Arithmetic::Shoup: return stages(typename B::Shoup{p}, false);
+    case Arithmetic::Nmod: return stages(typename B::Nmod{mod_}, false);
   }
 }
 
-void CpuTransform::bit_reversed_to_natural(ulong* a, Output output) const {
-  if (n_ < 2) return;
-  const Twiddles t{tw_.data(), pre_.empty() ? tw_.data() : pre_.data()};
-  const std::size_t threads = core_count();
-  switch (arithmetic_for(mod_.n)) {
-    case Arithmetic::Narrow:
-      dit_stages(a, n_, t, NarrowButterfly{mod_.n}, threads);
-      if (output == Output::Reduced) reduce_from_4p(a, n_, mod_.n);
-      return;
-    case Arithmetic::Lazy:
-      dit_stages(a, n_, t, LazyButterfly{mod_.n, 2 * mod_.n}, threads);
-      if (output == Output::Reduced) reduce_from_4p(a, n_, mod_.n);
-      return;
-    case Arithmetic::Shoup: dit_stages(a, n_, t, ShoupButterfly{mod_.n}, threads); return;
-    case Arithmetic::Nmod: dit_stages(a, n_, t, NmodButterfly{mod_}, threads); return;
-  }
-}
+void CpuTransform::natural_to_bit_reversed(ulong* a, Output output) const { run_stages<true>(a, output); }
+
+void CpuTransform::bit_reversed_to_natural(ulong* a, Output output) const { run_stages<false>(a, output); }
 
 void CpuTransform::natural_to_natural(ulong* a) const {
   if (n_ < 2) return;

@@ -52,6 +52,9 @@ class CpuTransform {
   void natural_to_natural(ulong* a) const;
 
  private:
+  template <bool Dif>  // decimation in frequency, or in time
+  void run_stages(ulong* a, Output output) const;
+
   std::size_t n_;
   nmod_t mod_;
   Words tw_, pre_;
