@@ -11,6 +11,7 @@
 #include "gpu/ntt.hpp"
 
 #include <catch2/catch.hpp>
+#include <flint/fmpz_mod_poly.h>
 #include <flint/ulong_extras.h>
 
 #include <cstdlib>
@@ -212,6 +213,36 @@ TEST_CASE("CPU powers: one transform where p has the roots, square and multiply 
         else  // the last squaring is the largest product
           CHECK(engine_is("cpu crt product"));
       }
+}
+
+// Moduli above 64 bits: products through the primes from the Z[x] crossover while at most
+// cpu_crt_most_primes_z primes hold 2 bits(p) + log2 bits, FLINT's fmpz_mod_poly_mul otherwise;
+// powers by square and multiply through them.
+TEST_CASE("CPU products modulo p above 64 bits take the primes from their crossover", "[dispatch]") {
+  ModeGuard guard(cas::GpuMode::Off);
+  cas::test::FreshRandom random;
+  INFO("seed " << random.seed);
+  for (ulong bits : {100ul, 1400ul}) {
+    cas::Fmpz p;
+    fmpz_setbit(p.get(), bits);
+    fmpz_nextprime(p.get(), p.get(), 1);
+    auto m = cas::make_modulus(p.get());
+    for (slong length : {slong{8000}, slong{9000}}) {
+      cas::ModPoly a(m), b(m);
+      fmpz_mod_poly_randtest_monic(a.big(), random.state(), length, m->ctx());
+      fmpz_mod_poly_randtest_monic(b.big(), random.state(), length, m->ctx());
+      cas::engine_reset();
+      const cas::ModPoly product = cas::multiply(a, b);
+      INFO(bits << "-bit p, lengths " << length << ": " << cas::engine_last());
+      CHECK(cas::equal(product, cas::mul_flint(a, b)));
+      CHECK(engine_is(length == 9000 && bits == 100 ? "cpu crt" : "flint fmpz_mod_poly_mul"));
+    }
+    cas::ModPoly f(m);
+    fmpz_mod_poly_randtest_monic(f.big(), random.state(), 3000, m->ctx());
+    cas::engine_reset();
+    CHECK(cas::equal(cas::power(f, 7), cas::pow_flint(f, 7)));  // 20994 coefficients
+    if (bits == 100) CHECK(engine_is("cpu crt"));
+  }
 }
 
 TEST_CASE("CPU products in Z[x] through the primes from their crossover, with few primes", "[dispatch]") {
