@@ -284,7 +284,7 @@ std::string explain_engine(const std::vector<EngineNote>& notes) {
     if (!n.what || std::strcmp(n.what, "cas function") == 0) continue;
     (std::strncmp(n.what, "gpu ", 4) == 0 ? on_gpu : on_cpu) = true;
     cpu_transform = cpu_transform || is(n, "cpu ntt") || is(n, "cpu ntt product") || is(n, "cpu crt product") ||
-                    is(n, "cpu ntt power");
+                    is(n, "cpu ntt power") || is(n, "cpu crt");
   }
   std::string text = "engine: ";
   if (on_gpu) text += on_cpu ? "the GPU (CUDA) for the gpu operations, the CPU for the rest" : "the GPU (CUDA)";

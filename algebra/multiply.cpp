@@ -128,6 +128,18 @@ std::optional<ModPoly> multiply_big_modulus_on_cpu(const ModPoly& a, const ModPo
   return r;
 }
 
+// The Z[x] product on the CPU through the primes from their crossover while few primes do
+// (dispatch.hpp); nullopt below.
+std::optional<ZPoly> multiply_z_on_cpu_primes(const ZPoly& a, const ZPoly& b) {
+  const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
+  if (a.is_zero() || b.is_zero() || length < cpu_crt_crossover_z) return std::nullopt;  // (planning scans)
+  MultimodularPlan plan = plan_multimodular(a, b);
+  if (plan.primes.size() > cpu_crt_most_primes_z) return std::nullopt;
+  ZPoly r = multiply_multimodular(a, b, ProductEngine::Cpu);
+  engine_note("cpu crt", static_cast<double>(length), multimodular_detail(plan, a.length(), b.length()));
+  return r;
+}
+
 bool wants_big_modulus_gpu(const ModPoly& a, const ModPoly& b) {
   return !a.word() && !a.is_zero() && !b.is_zero() &&
          use_gpu(GpuOperation::ProductZ, static_cast<size_t>(a.length() + b.length() - 1));
@@ -162,11 +174,12 @@ ModPoly multiply_on_cpu_ntt(const ModPoly& a, const ModPoly& b) {
                          static_cast<size_t>(b.length()), a.modulus()->nmod(), r.nmod()->coeffs);
   r.nmod()->length = static_cast<slong>(length);
   _nmod_poly_normalise(r.nmod());
-  const bool one_transform = one_transform_mod(a, length);
+  const ulong p = a.modulus()->word();
+  const std::vector<ulong> primes =
+      cpu_product_primes(static_cast<size_t>(a.length()), static_cast<size_t>(b.length()), p);
+  const bool one_transform = primes.size() == 1 && primes[0] == p;
   OperationDetail d = product_detail(a, a.length(), b.length());
-  if (!one_transform)
-    d.primes = static_cast<unsigned>(
-        cpu_product_primes(static_cast<size_t>(a.length()), static_cast<size_t>(b.length()), a.modulus()->word()).size());
+  if (!one_transform) d.primes = static_cast<unsigned>(primes.size());
   engine_note(one_transform ? "cpu ntt product" : "cpu crt product", static_cast<double>(length), d);
   return r;
 }
@@ -198,17 +211,7 @@ ZPoly multiply(const ZPoly& a, const ZPoly& b) {
         return std::move(*r);
       }
   }
-  if (!a.is_zero() && !b.is_zero()) {
-    const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
-    if (length >= cpu_crt_crossover_z) {  // (planning scans the coefficients)
-      MultimodularPlan plan = plan_multimodular(a, b);
-      if (plan.primes.size() <= cpu_crt_most_primes_z) {
-        ZPoly r = multiply_multimodular(a, b, ProductEngine::Cpu);
-        engine_note("cpu crt", static_cast<double>(length), multimodular_detail(plan, a.length(), b.length()));
-        return r;
-      }
-    }
-  }
+  if (auto r = multiply_z_on_cpu_primes(a, b)) return std::move(*r);
   double n = static_cast<double>(a.length() + b.length());
   engine_note("flint fmpz_poly_mul", n, product_detail(a.length(), b.length()));
   ZPoly r;

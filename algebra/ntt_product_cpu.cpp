@@ -193,14 +193,14 @@ void multiply_words_cpu_ntt(const ulong* a, std::size_t na, const ulong* b, std:
     return;
   }
   std::vector<ulong> residues(primes.size() * length);
-  // Short transforms: the primes side by side, each with its work arrays; long ones use the cores
-  // themselves, one prime after the other.
-  const std::size_t ranges = side_by_side(n) ? primes.size() : 1;
-  parallel_ranges(ranges, 1, [&](std::size_t begin, std::size_t end) {
+  // Short transforms: the primes side by side, each range with its work arrays; long ones use the
+  // cores themselves, one prime after the other.
+  const bool concurrent = side_by_side(n);
+  parallel_ranges(concurrent ? primes.size() : 1, 1, [&](std::size_t begin, std::size_t end) {
     Words x(n), y(y_words);
-    for (std::size_t r = begin; r < end; r++)
-      for (std::size_t j = r; j < (ranges == 1 ? primes.size() : r + 1); j++)
-        residue_product(a, na, b, nb, *transforms_for(n, primes[j]), x, y, residues.data() + j * length);
+    const std::size_t first = concurrent ? begin : 0, last = concurrent ? end : primes.size();
+    for (std::size_t j = first; j < last; j++)
+      residue_product(a, na, b, nb, *transforms_for(n, primes[j]), x, y, residues.data() + j * length);
   });
   residues_to_modulus(residues, length, primes, mod, out);
 }
