@@ -125,7 +125,10 @@ Value as_integers(Random& r, const std::vector<Fmpz>& residues, const ModulusPtr
 }
 
 // What :timer names for a transform of length n over an NTT prime.
-const char* expected_engine(ulong n) { return cas::use_gpu(cas::GpuOperation::Transform, n) ? "gpu ntt" : "cpu ntt"; }
+// The engine of a transform of length n mod p: the crossover of p's class (dispatch.hpp).
+const char* expected_engine(ulong n, ulong p) {
+  return cas::use_gpu(cas::for_modulus(cas::GpuOperation::Transform, p), n) ? "gpu ntt" : "cpu ntt";
+}
 
 // X_k = v(w^k) by Horner, for k = 0, 1, n - 1 and a few random k (the whole definition is
 // O(n^2)); m word-size.
@@ -186,8 +189,9 @@ TEST_CASE("fft agrees with the DFT by its definition, and ifft inverts it", "[fo
   }
 }
 
-// Above the GPU transform crossover (1024): on a GPU machine these run on the GPU (fresh result
-// words, the inverse's 1/n in the engine), elsewhere on the CPU; the same results either way.
+// Around the GPU transform crossovers (1024 for 64-bit p, 4096 below 2^32): on a GPU machine the
+// longer ones run on the GPU (fresh result words, the inverse's 1/n in the engine), elsewhere on
+// the CPU; the same results either way.
 TEST_CASE("ifft(fft(v)) == v above the GPU transform crossover, packed and unpacked", "[fourier][fft]") {
   Random r;
   for (ulong p : {ulong{998244353}, ulong{cas::gpu::ntt_primes(31, 16, 1).at(0)},
@@ -202,7 +206,7 @@ TEST_CASE("ifft(fft(v)) == v above the GPU transform crossover, packed and unpac
 
       cas::engine_reset();
       const Value X = cas::fft(as_words, w);
-      CHECK(cas::engine_last() == std::string(expected_engine(n)) + " 2^" + std::to_string(n_flog(n, 2)));
+      CHECK(cas::engine_last() == std::string(expected_engine(n, p)) + " 2^" + std::to_string(n_flog(n, 2)));
       REQUIRE(X.packed_residues());
       check_sampled_entries(r, v, X.packed_residues()->words, w, m);
       CHECK(cas::equal_values(cas::fft(as_values, w), X));
