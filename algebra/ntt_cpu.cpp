@@ -144,37 +144,12 @@ ulong lazy_shoup32(ulong y, ulong w, ulong w_pre, ulong p) {
   return product32(w, y) - product32(q, p);
 }
 
-// Decimation in time on [0, 4p), as LazyButterfly.
-__attribute__((target_clones("avx512f", "avx2", "default"))) void narrow_dit_butterflies(
-    ulong* __restrict x, ulong* __restrict y, const ulong* __restrict tw, const ulong* __restrict pre,
-    std::size_t count, ulong p) {
-  const ulong two_p = 2 * p;
-  for (std::size_t j = 0; j < count; j++) {
-    const ulong a = std::min(x[j], x[j] - two_p);  // below 2p (x - 2p wraps when x < 2p)
-    const ulong t = lazy_shoup32(y[j], tw[j], pre[j], p);
-    x[j] = a + t;
-    y[j] = a - t + two_p;
-  }
-}
-
-// Decimation in frequency on [0, 2p), as LazyDifButterfly.
-__attribute__((target_clones("avx512f", "avx2", "default"))) void narrow_dif_butterflies(
-    ulong* __restrict x, ulong* __restrict y, const ulong* __restrict tw, const ulong* __restrict pre,
-    std::size_t count, ulong p) {
-  const ulong two_p = 2 * p;
-  for (std::size_t j = 0; j < count; j++) {
-    const ulong sum = x[j] + y[j], difference = x[j] - y[j] + two_p;
-    x[j] = std::min(sum, sum - two_p);
-    y[j] = lazy_shoup32(difference, tw[j], pre[j], p);
-  }
-}
-
-// One narrow butterfly at a time, for the short blocks of a leaf's first stages (a vector loop
-// behind an indirect call costs more than it saves there).
+// The narrow butterflies, as LazyButterfly (decimation in time, values below 4p) and
+// LazyDifButterfly (in frequency, values below 2p).
 struct NarrowButterfly {
   ulong p;
   void operator()(ulong& x, ulong& y, ulong w, ulong w_pre) const {
-    const ulong a = std::min(x, x - 2 * p), t = lazy_shoup32(y, w, w_pre, p);
+    const ulong a = std::min(x, x - 2 * p), t = lazy_shoup32(y, w, w_pre, p);  // x - 2p wraps when x < 2p
     x = a + t;
     y = a - t + 2 * p;
   }
@@ -187,6 +162,28 @@ struct NarrowDifButterfly {
     y = lazy_shoup32(difference, w, w_pre, p);
   }
 };
+
+// count narrow butterflies in a vector loop (a lone butterfly calls the struct itself: for the
+// short blocks of a leaf's first stages, a vector loop behind an indirect call costs more than it
+// saves).
+template <class Butterfly>
+inline void narrow_butterflies(ulong* __restrict x, ulong* __restrict y, const ulong* __restrict tw,
+                               const ulong* __restrict pre, std::size_t count, ulong p) {
+  const Butterfly butterfly{p};
+  for (std::size_t j = 0; j < count; j++) butterfly(x[j], y[j], tw[j], pre[j]);
+}
+
+__attribute__((target_clones("avx512f", "avx2", "default"))) void narrow_dit_butterflies(
+    ulong* __restrict x, ulong* __restrict y, const ulong* __restrict tw, const ulong* __restrict pre,
+    std::size_t count, ulong p) {
+  narrow_butterflies<NarrowButterfly>(x, y, tw, pre, count, p);
+}
+
+__attribute__((target_clones("avx512f", "avx2", "default"))) void narrow_dif_butterflies(
+    ulong* __restrict x, ulong* __restrict y, const ulong* __restrict tw, const ulong* __restrict pre,
+    std::size_t count, ulong p) {
+  narrow_butterflies<NarrowDifButterfly>(x, y, tw, pre, count, p);
+}
 
 // Blocks shorter than this run the scalar butterflies.
 constexpr std::size_t narrow_vector_from = 16;
