@@ -157,9 +157,10 @@ std::string multimodular_product(const EngineNote& n, const char* engine) {
 size_t power_length(const OperationDetail& d) { return d.length2 * (d.length1 - 1) + 1; }
 size_t power_transform_length(const OperationDetail& d) { return size_t{1} << log2_transform_length(power_length(d)); }
 
-std::string ntt_power(const EngineNote& n) {
+// engine: "on the GPU" or "by cas's NTT on the CPU".
+std::string ntt_power(const EngineNote& n, const char* engine) {
   const OperationDetail& d = n.detail;
-  return power(n) + " on the GPU in one transform modulo p: the NTT of length " + number(power_transform_length(d)) +
+  return power(n) + " " + engine + " in one transform modulo p: the NTT of length " + number(power_transform_length(d)) +
          " of the zero-padded polynomial, every value raised to the power " + number(d.length2) +
          ", one inverse NTT (repeated squaring would transform each growing intermediate power)";
 }
@@ -232,11 +233,9 @@ std::string explain_note(const EngineNote& n) {
            "residues mod p (" + cpu_primes(d) + "); FLINT " FLINT_VERSION "'s nmod_poly_mul is slower from " +
            number(cpu_ntt_crossover(false, d.modulus)) + " coefficients at this size of p";
   } else if (is(n, "cpu ntt power")) {
-    text = power(n) + " by cas's NTT on the CPU in one transform modulo p: the NTT of length " +
-           number(power_transform_length(d)) + " of the zero-padded polynomial, every value raised to the power " +
-           number(d.length2) + ", one inverse NTT";
+    text = ntt_power(n, "by cas's NTT on the CPU");
   } else if (is(n, "gpu ntt power")) {
-    text = ntt_power(n);
+    text = ntt_power(n, "on the GPU");
   } else if (is(n, "gpu crt power")) {
     text = multimodular_power(n);
   } else if (is(n, "gpu crt") || is(n, "gpu crt integer")) {

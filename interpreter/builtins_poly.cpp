@@ -221,15 +221,18 @@ Value builtin_resultant(CallContext& c) {
 
 // (-1)^(n(n-1)/2) resultant(f, f') / lc(f), as PARI's poldisc; constants have none.
 Value builtin_discriminant(CallContext& c) {
+  auto require_degree = [](slong degree) {
+    if (degree < 1) throw DomainError("discriminant: needs a polynomial of degree at least 1, not a constant");
+  };
   Fmpz d;
   if (ModulusPtr m = poly_ring(c, {0}, "discriminant")) {
     ModPoly f = modpoly_arg(c, 0, m);
-    if (f.degree() < 1) throw DomainError("discriminant: needs a polynomial of degree at least 1, not a constant");
+    require_degree(f.degree());
     discriminant(d.get(), f);
     return mod_value(d.get(), m);
   }
   ZPoly f = zpoly_arg(c, 0);
-  if (f.degree() < 1) throw DomainError("discriminant: needs a polynomial of degree at least 1, not a constant");
+  require_degree(f.degree());
   fmpz_poly_discriminant(d.get(), f.get());
   return Value::integer(std::move(d));
 }
