@@ -40,25 +40,41 @@ GpuOperation product_operation(const ModPoly& a, size_t length) {
   return for_modulus(one_prime ? GpuOperation::ProductNttPrime : GpuOperation::ProductCrt, p);
 }
 
-// The product on the GPU straight from and into FLINT's coefficient arrays;
-// nullopt (after a notice) when the GPU could not do it, so FLINT takes over.
-std::optional<ModPoly> multiply_on_gpu(const ModPoly& a, const ModPoly& b, GpuOperation op) {
-  const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
+// A polynomial over a's word-size ring whose `length` coefficients write(coeffs) puts straight into
+// FLINT's array (an engine's product or power), normalised. What write throws passes through.
+template <class Write>
+ModPoly written_modpoly(const ModPoly& a, size_t length, Write&& write) {
   ModPoly r(a.modulus());
   r.fit_length(static_cast<slong>(length));
-  try {
-    gpu::multiply_mod(a.nmod()->coeffs, static_cast<size_t>(a.length()), b.nmod()->coeffs,
-                      static_cast<size_t>(b.length()), a.modulus()->word(), r.nmod()->coeffs);
-  } catch (const gpu::OutOfMemory&) {
-    post_notice("the GPU ran out of memory for a product of " + std::to_string(length) +
-                " coefficients; the CPU computed it");
-    return std::nullopt;
-  } catch (const gpu::Error& e) {
-    post_notice(std::string("the GPU failed (") + e.what() + "); the CPU computed the product");
-    return std::nullopt;
-  }
+  write(r.nmod()->coeffs);
   r.nmod()->length = static_cast<slong>(length);
   _nmod_poly_normalise(r.nmod());
+  return r;
+}
+
+// The notice when the GPU could not compute `what` (a product, a power, ...) of this length.
+void gpu_failure_notice(const std::exception& e, size_t length, const char* what) {
+  if (dynamic_cast<const gpu::OutOfMemory*>(&e))
+    post_notice("the GPU ran out of memory for " + std::string(what) + " of " + std::to_string(length) +
+                (std::string(what) == "an integer product" ? " bits" : " coefficients") + "; the CPU computed it");
+  else
+    post_notice(std::string("the GPU failed (") + e.what() + "); the CPU computed " + what);
+}
+
+// The product on the GPU straight from and into FLINT's coefficient arrays;
+// nullopt (after a notice) when the GPU could not do it, so the CPU takes over.
+std::optional<ModPoly> multiply_on_gpu(const ModPoly& a, const ModPoly& b, GpuOperation op) {
+  const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
+  std::optional<ModPoly> r;
+  try {
+    r = written_modpoly(a, length, [&](ulong* out) {
+      gpu::multiply_mod(a.nmod()->coeffs, static_cast<size_t>(a.length()), b.nmod()->coeffs,
+                        static_cast<size_t>(b.length()), a.modulus()->word(), out);
+    });
+  } catch (const gpu::Error& e) {
+    gpu_failure_notice(e, length, "the product");
+    return std::nullopt;
+  }
   const bool one_prime = op == GpuOperation::ProductNttPrime || op == GpuOperation::ProductNttPrime32 ||
                          op == GpuOperation::ProductNttPrime17;
   engine_note(one_prime ? "gpu ntt product" : "gpu crt product",
@@ -74,13 +90,6 @@ OperationDetail multimodular_detail(const MultimodularPlan& plan, slong length1,
   return d;
 }
 
-void gpu_failure_notice(const std::exception& e, size_t length, const char* what) {
-  if (dynamic_cast<const gpu::OutOfMemory*>(&e))
-    post_notice("the GPU ran out of memory for " + std::string(what) + " of " + std::to_string(length) +
-                (std::string(what) == "an integer product" ? " bits" : " coefficients") + "; the CPU computed it");
-  else
-    post_notice(std::string("the GPU failed (") + e.what() + "); the CPU computed " + what);
-}
 
 // The Z[x] product through primes and the CRT on the GPU; nullopt (after a notice) when the GPU
 // could not do it.
@@ -168,12 +177,10 @@ bool wants_cpu_ntt(const ModPoly& a, const ModPoly& b) {
 // The product through the CPU's transforms, modulo p or through CRT primes.
 ModPoly multiply_on_cpu_ntt(const ModPoly& a, const ModPoly& b) {
   const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
-  ModPoly r(a.modulus());
-  r.fit_length(static_cast<slong>(length));
-  multiply_words_cpu_ntt(a.nmod()->coeffs, static_cast<size_t>(a.length()), b.nmod()->coeffs,
-                         static_cast<size_t>(b.length()), a.modulus()->nmod(), r.nmod()->coeffs);
-  r.nmod()->length = static_cast<slong>(length);
-  _nmod_poly_normalise(r.nmod());
+  ModPoly r = written_modpoly(a, length, [&](ulong* out) {
+    multiply_words_cpu_ntt(a.nmod()->coeffs, static_cast<size_t>(a.length()), b.nmod()->coeffs,
+                           static_cast<size_t>(b.length()), a.modulus()->nmod(), out);
+  });
   const ulong p = a.modulus()->word();
   const std::vector<ulong> primes =
       cpu_product_primes(static_cast<size_t>(a.length()), static_cast<size_t>(b.length()), p);
@@ -248,17 +255,15 @@ bool power_fits_one_transform(const ModPoly& a, ulong e) {
 // a^e on the GPU in one transform (power_fits_one_transform); nullopt (after a notice) when the
 // GPU could not do it.
 std::optional<ModPoly> power_in_one_transform_on_gpu(const ModPoly& a, ulong e, size_t result_length) {
-  const ulong p = a.modulus()->word();
-  ModPoly r(a.modulus());
-  r.fit_length(static_cast<slong>(result_length));
+  std::optional<ModPoly> r;
   try {
-    gpu::power_mod(a.nmod()->coeffs, static_cast<size_t>(a.length()), e, p, r.nmod()->coeffs);
+    r = written_modpoly(a, result_length, [&](ulong* out) {
+      gpu::power_mod(a.nmod()->coeffs, static_cast<size_t>(a.length()), e, a.modulus()->word(), out);
+    });
   } catch (const gpu::Error& error) {
     gpu_failure_notice(error, result_length, "the power");
     return std::nullopt;
   }
-  r.nmod()->length = static_cast<slong>(result_length);
-  _nmod_poly_normalise(r.nmod());
   engine_note("gpu ntt power", static_cast<double>(result_length), product_detail(a, a.length(), static_cast<slong>(e)));
   return r;
 }
@@ -278,11 +283,9 @@ ModPoly power_by_squaring(const ModPoly& a, ulong e) {
 
 // a^e through the CPU's transforms in one transform modulo p.
 ModPoly power_on_cpu_ntt(const ModPoly& a, ulong e, size_t result_length) {
-  ModPoly r(a.modulus());
-  r.fit_length(static_cast<slong>(result_length));
-  power_words_cpu_ntt(a.nmod()->coeffs, static_cast<size_t>(a.length()), e, a.modulus()->nmod(), r.nmod()->coeffs);
-  r.nmod()->length = static_cast<slong>(result_length);
-  _nmod_poly_normalise(r.nmod());
+  ModPoly r = written_modpoly(a, result_length, [&](ulong* out) {
+    power_words_cpu_ntt(a.nmod()->coeffs, static_cast<size_t>(a.length()), e, a.modulus()->nmod(), out);
+  });
   engine_note("cpu ntt power", static_cast<double>(result_length), product_detail(a, a.length(), static_cast<slong>(e)));
   return r;
 }
