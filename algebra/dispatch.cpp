@@ -1,6 +1,7 @@
 #include "dispatch.hpp"
 
 #include "error.hpp"
+#include "ntt_cpu_lanes.hpp"
 
 #include "gpu/ntt.hpp"
 
@@ -101,9 +102,12 @@ size_t cpu_ntt_crossover(bool one_transform, std::uint64_t p) {
   // Product lengths 2^k - 1 from which the transforms were at least as fast as FLINT on both
   // machines, mostly 1.1-1.5x (at 2^(k-1) - 1 FLINT was faster on one of them at least): FLINT
   // packs several small coefficients into a word, so small p move the crossover up, and CRT
-  // products take two or three transforms per operand (side by side on the cores).
-  if (p < (std::uint64_t{1} << 17)) return one_transform ? 8191 : 16383;
-  if (p < (std::uint64_t{1} << 32)) return one_transform ? 1023 : 8191;
+  // products take two or three transforms per operand (side by side on the cores). The AVX-512
+  // butterflies (ntt_cpu_lanes.hpp) made one transform modulo p < 2^32 1.4-1.9 times as fast, which
+  // moved those two crossovers down (seventeenth session).
+  const bool vectors = lanes::enabled();
+  if (p < (std::uint64_t{1} << 17)) return one_transform ? (vectors ? 2047 : 8191) : 16383;
+  if (p < (std::uint64_t{1} << 32)) return one_transform ? (vectors ? 511 : 1023) : 8191;
   return one_transform ? 511 : 4095;
 }
 

@@ -18,11 +18,11 @@ enum class GpuMode { Auto, On, Off };
 // 65537) twice as fast again: its products pack more coefficients a word. So the three
 // operations over Z/pZ have a crossover for each of these sizes of p.
 enum class GpuOperation {
-  ProductNttPrime,  // product in Z/pZ[x], p prime with enough 2-adic roots: one NTT prime (p >= 2^32)
-  ProductCrt,       // product in Z/pZ[x] for any other word-size p: several primes and CRT (p >= 2^32)
-  Transform,        // fft/ifft of one vector (p >= 2^32)
-  ProductZ,         // product in Z[x] (and Z/pZ[x] for p above 64 bits): primes, CRT (multimodular.hpp)
-  ProductInteger,   // product of two integers as polynomials in 2^b; length: bits of the smaller factor
+  ProductNttPrime,    // product in Z/pZ[x], p prime with enough 2-adic roots: one NTT prime (p >= 2^32)
+  ProductCrt,         // product in Z/pZ[x] for any other word-size p: several primes and CRT (p >= 2^32)
+  Transform,          // fft/ifft of one vector (p >= 2^32)
+  ProductZ,           // product in Z[x] (and Z/pZ[x] for p above 64 bits): primes, CRT (multimodular.hpp)
+  ProductInteger,     // product of two integers as polynomials in 2^b; length: bits of the smaller factor
   ProductNttPrime32,  // the first three for 2^17 <= p < 2^32
   ProductCrt32,
   Transform32,
@@ -75,9 +75,10 @@ bool use_gpu(GpuOperation op, size_t length);
 // On the CPU, products in Z/pZ[x] (p a word) go to cas's own NTT (ntt_product_cpu.hpp) instead of
 // FLINT's nmod_poly_mul from a product length that depends on the size of p and on whether one
 // transform modulo p does (p prime, 2^k | p - 1 for the transform length 2^k) or two or three CRT
-// primes are needed. Measured on the 2-core development machine and the H100 machine's host
-// (README.md, sixteenth session): below these lengths both engines run on one core, so the
-// crossovers are the machine's single-core ratio and are not calibrated per machine.
+// primes are needed, and on whether the transforms' butterflies run on AVX-512 vectors here
+// (ntt_cpu_lanes.hpp). Measured on the 2-core development machine and the H100 machine's host
+// (README.md, sixteenth and seventeenth sessions): below these lengths both engines run on one
+// core, so the crossovers are the machine's single-core ratio and are not calibrated per machine.
 size_t cpu_ntt_crossover(bool one_transform, std::uint64_t p);
 bool use_cpu_ntt(bool one_transform, std::uint64_t p, size_t length);
 // Products in Z[x] on the CPU go through the primes of multimodular.hpp and those transforms

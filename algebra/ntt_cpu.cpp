@@ -1,5 +1,6 @@
 #include "ntt_cpu.hpp"
 
+#include "ntt_cpu_lanes.hpp"
 #include "parallel.hpp"
 #include "words.hpp"
 
@@ -66,7 +67,15 @@ void fill_stage_twiddles(Words& tw, Words& pre, std::size_t n, ulong w, const nm
     for (std::size_t k = half; k-- > 1;) pre[k] = pre[2 * k];
 }
 
-// Decimation in time, (x, y) -> (x + w y, x - w y), on values in [0, 4p), p < 2^62 (Harvey): x is
+// With AVX-512, the butterflies below 2^62 (Harvey's lazy ones: values below 4p until the end) run
+// on vectors (ntt_cpu_lanes.hpp); this tag names them by their kind. Without it, the scalar ones
+// below run: the lanes' 64-bit products, emulated on AVX2, were 2.3-2.9 times as slow.
+template <lanes::Kind K>
+struct LaneButterfly {
+  ulong p;
+};
+
+// The scalar ones. Decimation in time, (x, y) -> (x + w y, x - w y), on values in [0, 4p), p < 2^62 (Harvey): x is
 // brought into [0, 2p), and w y computed in [0, 2p) by a Shoup product that skips its last
 // correction.
 struct LazyButterfly {
@@ -80,7 +89,7 @@ struct LazyButterfly {
   }
 };
 
-// The same on values in [0, p), p < 2^63.
+// Decimation in time, (x, y) -> (x + w y, x - w y), on values in [0, p), p < 2^63.
 struct ShoupButterfly {
   ulong p;
   void operator()(ulong& x, ulong& y, ulong w, ulong w_pre) const {
@@ -133,9 +142,17 @@ struct NmodDifButterfly {
 };
 
 // The narrow lazy butterflies (p < 2^30: values below 4p < 2^32, companions floor(w 2^32 / p)), in
-// 64-bit lanes with 32-bit products, which GCC turns into vpmuludq: target_clones builds them for
-// AVX-512 (8 a time) and AVX2 (4) besides the plain build, and the loader picks the machine's.
-ulong product32(ulong a, ulong b) { return static_cast<ulong>(static_cast<std::uint32_t>(a)) * static_cast<std::uint32_t>(b); }
+// 64-bit lanes with 32-bit products, which GCC turns into vpmuludq: without AVX-512 (which runs
+// the lanes instead), target_clones builds them for AVX2 (4 a time) besides the plain build.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define CAS_NARROW_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define CAS_NARROW_CLONES
+#endif
+
+ulong product32(ulong a, ulong b) {
+  return static_cast<ulong>(static_cast<std::uint32_t>(a)) * static_cast<std::uint32_t>(b);
+}
 
 // w y mod p in [0, 2p) for y < 2^32 (Shoup without its last correction): q is floor(w y / p) or one
 // below, so w y - q p lies in [0, 2p) exactly, and w y < 2^62 leaves the 64-bit lanes no wrap.
@@ -173,15 +190,13 @@ inline void narrow_butterflies(ulong* __restrict x, ulong* __restrict y, const u
   for (std::size_t j = 0; j < count; j++) butterfly(x[j], y[j], tw[j], pre[j]);
 }
 
-__attribute__((target_clones("avx512f", "avx2", "default"))) void narrow_dit_butterflies(
-    ulong* __restrict x, ulong* __restrict y, const ulong* __restrict tw, const ulong* __restrict pre,
-    std::size_t count, ulong p) {
+CAS_NARROW_CLONES void narrow_dit_butterflies(ulong* __restrict x, ulong* __restrict y, const ulong* __restrict tw,
+                                              const ulong* __restrict pre, std::size_t count, ulong p) {
   narrow_butterflies<NarrowButterfly>(x, y, tw, pre, count, p);
 }
 
-__attribute__((target_clones("avx512f", "avx2", "default"))) void narrow_dif_butterflies(
-    ulong* __restrict x, ulong* __restrict y, const ulong* __restrict tw, const ulong* __restrict pre,
-    std::size_t count, ulong p) {
+CAS_NARROW_CLONES void narrow_dif_butterflies(ulong* __restrict x, ulong* __restrict y, const ulong* __restrict tw,
+                                              const ulong* __restrict pre, std::size_t count, ulong p) {
   narrow_butterflies<NarrowDifButterfly>(x, y, tw, pre, count, p);
 }
 
@@ -204,88 +219,213 @@ struct Twiddles {
   const ulong* pre;
 };
 
-// The butterflies j in [begin, end) of one block of 2 half words.
+// The stage of half-length h over every block of 2h words of a[0, n), for the offsets [begin, end)
+// of each block's halves.
 template <class Butterfly>
-CAS_NO_SPLIT_PATHS void block_butterflies(ulong* block, std::size_t half, std::size_t begin, std::size_t end,
-                                          Twiddles t, const Butterfly& butterfly) {
+CAS_NO_SPLIT_PATHS void stage(const Butterfly& butterfly, ulong* a, std::size_t n, std::size_t half, std::size_t begin,
+                              std::size_t end, Twiddles t) {
   const ulong* __restrict tw = t.tw + half;
   const ulong* __restrict pre = t.pre + half;
-  ulong* __restrict x = block;
-  ulong* __restrict y = block + half;
-  for (std::size_t j = begin; j < end; j++) butterfly(x[j], y[j], tw[j], pre[j]);
+  for (ulong* block = a; block < a + n; block += 2 * half) {
+    ulong* __restrict x = block;
+    ulong* __restrict y = block + half;
+    for (std::size_t j = begin; j < end; j++) butterfly(x[j], y[j], tw[j], pre[j]);
+  }
 }
 
-void block_butterflies(ulong* block, std::size_t half, std::size_t begin, std::size_t end, Twiddles t,
-                       const NarrowButterfly& butterfly) {
-  if (end - begin < narrow_vector_from) return block_butterflies<NarrowButterfly>(block, half, begin, end, t, butterfly);
-  narrow_dit_butterflies(block + begin, block + half + begin, t.tw + half + begin, t.pre + half + begin, end - begin,
-                         butterfly.p);
+// The narrow butterflies of blocks of at least narrow_vector_from words go through their vector
+// loops.
+template <class Narrow>
+void narrow_stage(const Narrow& butterfly, ulong* a, std::size_t n, std::size_t half, std::size_t begin,
+                  std::size_t end, Twiddles t,
+                  void (*vector_loop)(ulong*, ulong*, const ulong*, const ulong*, std::size_t, ulong)) {
+  if (end - begin < narrow_vector_from) return stage<Narrow>(butterfly, a, n, half, begin, end, t);
+  for (ulong* block = a; block < a + n; block += 2 * half)
+    vector_loop(block + begin, block + half + begin, t.tw + half + begin, t.pre + half + begin, end - begin,
+                butterfly.p);
 }
 
-void block_butterflies(ulong* block, std::size_t half, std::size_t begin, std::size_t end, Twiddles t,
-                       const NarrowDifButterfly& butterfly) {
-  if (end - begin < narrow_vector_from)
-    return block_butterflies<NarrowDifButterfly>(block, half, begin, end, t, butterfly);
-  narrow_dif_butterflies(block + begin, block + half + begin, t.tw + half + begin, t.pre + half + begin, end - begin,
-                         butterfly.p);
+void stage(const NarrowButterfly& butterfly, ulong* a, std::size_t n, std::size_t half, std::size_t begin,
+           std::size_t end, Twiddles t) {
+  narrow_stage(butterfly, a, n, half, begin, end, t, narrow_dit_butterflies);
 }
 
-// The stage of half-length n/2 over a[0, n), on up to `threads` threads.
+void stage(const NarrowDifButterfly& butterfly, ulong* a, std::size_t n, std::size_t half, std::size_t begin,
+           std::size_t end, Twiddles t) {
+  narrow_stage(butterfly, a, n, half, begin, end, t, narrow_dif_butterflies);
+}
+
+template <lanes::Kind K>
+void stage(const LaneButterfly<K>& butterfly, ulong* a, std::size_t n, std::size_t half, std::size_t begin,
+           std::size_t end, Twiddles t) {
+  for (ulong* block = a; block < a + n; block += 2 * half)
+    lanes::butterflies(K, block + begin, block + half + begin, t.tw + half + begin, t.pre + half + begin, end - begin,
+                       butterfly.p);
+}
+
+// The stages of half-lengths 2q and q (q = quarter) over every block of 4q words of a[0, n), for
+// the offsets [begin, end) of each block's quarters: in time q first, in frequency 2q first. The
+// vector butterflies run both in one sweep (radix 4; ntt_cpu_lanes.hpp), and so does decimation in
+// frequency here. Decimation in time here sweeps twice: its second products wait on the first
+// ones, and one sweep was 5-10% slower modulo 2^64 - 2^32 + 1 (2^12..2^22 words), even at 2^63.
+template <bool Dif, class Butterfly>
+void stage_pair_in_two_sweeps(const Butterfly& butterfly, ulong* a, std::size_t n, std::size_t quarter,
+                              std::size_t begin, std::size_t end, Twiddles t) {
+  auto outer = [&] {
+    stage(butterfly, a, n, 2 * quarter, begin, end, t);
+    stage(butterfly, a, n, 2 * quarter, quarter + begin, quarter + end, t);
+  };
+  if constexpr (Dif) outer();
+  stage(butterfly, a, n, quarter, begin, end, t);
+  if constexpr (!Dif) outer();
+}
+
+template <bool Dif, class Butterfly>
+CAS_NO_SPLIT_PATHS void stage_pair(const Butterfly& butterfly, ulong* a, std::size_t n, std::size_t quarter,
+                                   std::size_t begin, std::size_t end, Twiddles t) {
+  if constexpr (!Dif) return stage_pair_in_two_sweeps<Dif>(butterfly, a, n, quarter, begin, end, t);
+  const ulong* __restrict tw = t.tw;
+  const ulong* __restrict pre = t.pre;
+  for (ulong* block = a; block < a + n; block += 4 * quarter)
+    for (std::size_t j = begin; j < end; j++) {
+      ulong x0 = block[j], x1 = block[quarter + j], x2 = block[2 * quarter + j], x3 = block[3 * quarter + j];
+      butterfly(x0, x2, tw[2 * quarter + j], pre[2 * quarter + j]);
+      butterfly(x1, x3, tw[3 * quarter + j], pre[3 * quarter + j]);
+      butterfly(x0, x1, tw[quarter + j], pre[quarter + j]);
+      butterfly(x2, x3, tw[quarter + j], pre[quarter + j]);
+      block[j] = x0;
+      block[quarter + j] = x1;
+      block[2 * quarter + j] = x2;
+      block[3 * quarter + j] = x3;
+    }
+}
+
+// The scalar narrow butterflies sweep twice, through their vector loops.
+template <bool Dif>
+void stage_pair(const NarrowButterfly& butterfly, ulong* a, std::size_t n, std::size_t quarter, std::size_t begin,
+                std::size_t end, Twiddles t) {
+  stage_pair_in_two_sweeps<Dif>(butterfly, a, n, quarter, begin, end, t);
+}
+
+template <bool Dif>
+void stage_pair(const NarrowDifButterfly& butterfly, ulong* a, std::size_t n, std::size_t quarter, std::size_t begin,
+                std::size_t end, Twiddles t) {
+  stage_pair_in_two_sweeps<Dif>(butterfly, a, n, quarter, begin, end, t);
+}
+
+template <bool Dif, lanes::Kind K>
+void stage_pair(const LaneButterfly<K>& butterfly, ulong* a, std::size_t n, std::size_t quarter, std::size_t begin,
+                std::size_t end, Twiddles t) {
+  lanes::stage_pairs(K, a, n, quarter, begin, end, t.tw, t.pre, butterfly.p);
+}
+
+// The smallest half-length that a leaf of n words runs as stages: vectors run the four below 16
+// together, 16 words at a time, in registers (lanes::small_stages); the rest run them all.
+template <class Butterfly>
+std::size_t smallest_stage(const Butterfly&, std::size_t) {
+  return 1;
+}
+
+template <lanes::Kind K>
+std::size_t smallest_stage(const LaneButterfly<K>&, std::size_t n) {
+  return n >= 16 ? 16 : 1;
+}
+
+template <class Butterfly>
+void small_stages(const Butterfly&, ulong*, std::size_t, Twiddles) {}
+
+template <lanes::Kind K>
+void small_stages(const LaneButterfly<K>& butterfly, ulong* a, std::size_t n, Twiddles t) {
+  lanes::small_stages(K, a, n, t.tw, t.pre, butterfly.p);
+}
+
+// A sub-transform of at most leaf_words, one sweep per pair of stages while it stays in the cache.
+// In time: the small stages, pairs upwards, and the top stage alone when an odd number is left.
+template <class Butterfly>
+void dit_leaf(ulong* a, std::size_t n, Twiddles t, const Butterfly& butterfly) {
+  const std::size_t smallest = smallest_stage(butterfly, n);
+  if (smallest > 1) small_stages(butterfly, a, n, t);
+  std::size_t half = smallest;
+  for (; 4 * half <= n; half *= 4) stage_pair<false>(butterfly, a, n, half, 0, half, t);
+  if (half < n) stage(butterfly, a, n, half, 0, half, t);
+}
+
+// In frequency, the mirror: the top stage alone when the count is odd, pairs downwards, the small
+// stages.
+template <class Butterfly>
+void dif_leaf(ulong* a, std::size_t n, Twiddles t, const Butterfly& butterfly) {
+  const std::size_t smallest = smallest_stage(butterfly, n);
+  std::size_t half = n / 2;
+  if (half >= smallest && __builtin_ctzll(half / smallest) % 2 == 0) {  // an odd number of stages
+    stage(butterfly, a, n, half, 0, half, t);
+    half /= 2;
+  }
+  for (; half >= 2 * smallest; half /= 4) stage_pair<true>(butterfly, a, n, half / 2, 0, half / 2, t);
+  if (smallest > 1) small_stages(butterfly, a, n, t);
+}
+
+// The stage of half-length n/2 over a[0, n) (or with quarters: the stages of n/2 and n/4 in one
+// sweep), on up to `threads` threads.
 template <class Butterfly>
 void top_stage(ulong* a, std::size_t n, Twiddles t, const Butterfly& butterfly, std::size_t threads) {
   const std::size_t half = n / 2;
-  parallel_ranges(half, (half + threads - 1) / threads, [&](std::size_t begin, std::size_t end) {
-    block_butterflies(a, half, begin, end, t, butterfly);
+  parallel_ranges(half, (half + threads - 1) / threads,
+                  [&](std::size_t begin, std::size_t end) { stage(butterfly, a, n, half, begin, end, t); });
+}
+
+template <bool Dif, class Butterfly>
+void top_stage_pair(ulong* a, std::size_t n, Twiddles t, const Butterfly& butterfly, std::size_t threads) {
+  const std::size_t quarter = n / 4;
+  parallel_ranges(quarter, (quarter + threads - 1) / threads, [&](std::size_t begin, std::size_t end) {
+    stage_pair<Dif>(butterfly, a, n, quarter, begin, end, t);
   });
 }
 
-// The two halves of a[0, n), each by `half_stages`, at once when there are threads to spare.
-template <class HalfStages>
-void both_halves(ulong* a, std::size_t n, std::size_t threads, const HalfStages& half_stages) {
-  const std::size_t half = n / 2;
+// The `count` parts of a[0, n), each by `part_stages`, side by side when there are threads to
+// spare.
+template <class PartStages>
+void parts(ulong* a, std::size_t n, std::size_t count, std::size_t threads, const PartStages& part_stages) {
+  const std::size_t length = n / count;
   if (threads < 2) {
-    half_stages(a, std::size_t{1});
-    half_stages(a + half, std::size_t{1});
+    for (std::size_t i = 0; i < count; i++) part_stages(a + i * length, std::size_t{1});
     return;
   }
-  parallel_ranges(2, 1, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; i++) half_stages(a + i * half, threads / 2);
+  parallel_ranges(count, 1, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; i++) part_stages(a + i * length, std::max<std::size_t>(1, threads / count));
   });
 }
 
 // The stages of the DIT transform of a[0, n), whose entries are in bit-reversed order, on up to
-// `threads` threads: the two halves, then the stage that combines them. Below leaf_words, one
-// stage after the other in the cache.
+// `threads` threads: the quarters (the halves when only two leaves are left), then the stages that
+// combine them. Below leaf_words, the leaf in the cache.
 template <class Butterfly>
 void dit_stages(ulong* a, std::size_t n, Twiddles t, const Butterfly& butterfly, std::size_t threads) {
-  if (n <= leaf_words) {
-    for (std::size_t half = 1; half < n; half <<= 1)
-      for (ulong* block = a; block < a + n; block += 2 * half) block_butterflies(block, half, 0, half, t, butterfly);
-    return;
-  }
+  if (n <= leaf_words) return dit_leaf(a, n, t, butterfly);
   if (n < parallel_words) threads = 1;
-  both_halves(a, n, threads, [&](ulong* h, std::size_t th) { dit_stages(h, n / 2, t, butterfly, th); });
-  top_stage(a, n, t, butterfly, threads);
+  const std::size_t count = n >= 4 * leaf_words ? 4 : 2;
+  parts(a, n, count, threads, [&](ulong* part, std::size_t th) { dit_stages(part, n / count, t, butterfly, th); });
+  if (count == 4)
+    top_stage_pair<false>(a, n, t, butterfly, threads);
+  else
+    top_stage(a, n, t, butterfly, threads);
 }
 
-// The DIF transform of a[0, n) in natural order into bit-reversed order: the stage that splits
-// a[0, n) into halves, then the halves; the mirror of dit_stages.
+// The DIF transform of a[0, n) in natural order into bit-reversed order: the mirror of dit_stages.
 template <class Butterfly>
 void dif_stages(ulong* a, std::size_t n, Twiddles t, const Butterfly& butterfly, std::size_t threads) {
-  if (n <= leaf_words) {
-    for (std::size_t half = n / 2; half >= 1; half >>= 1)
-      for (ulong* block = a; block < a + n; block += 2 * half) block_butterflies(block, half, 0, half, t, butterfly);
-    return;
-  }
+  if (n <= leaf_words) return dif_leaf(a, n, t, butterfly);
   if (n < parallel_words) threads = 1;
-  top_stage(a, n, t, butterfly, threads);
-  both_halves(a, n, threads, [&](ulong* h, std::size_t th) { dif_stages(h, n / 2, t, butterfly, th); });
+  const std::size_t count = n >= 4 * leaf_words ? 4 : 2;
+  if (count == 4)
+    top_stage_pair<true>(a, n, t, butterfly, threads);
+  else
+    top_stage(a, n, t, butterfly, threads);
+  parts(a, n, count, threads, [&](ulong* part, std::size_t th) { dif_stages(part, n / count, t, butterfly, th); });
 }
 
 // The bit reversal on the cores.
 void bit_reverse(ulong* a, std::size_t n) {
-  parallel_ranges(n, parallel_words,
-                  [&](std::size_t begin, std::size_t end) { bit_reverse_range(a, n, begin, end); });
+  parallel_ranges(n, parallel_words, [&](std::size_t begin, std::size_t end) { bit_reverse_range(a, n, begin, end); });
 }
 
 // [0, 4p) -> [0, p) after the lazy butterflies (also right for [0, 2p)).
@@ -314,6 +454,8 @@ template <bool Dif>
 struct Butterflies;
 template <>
 struct Butterflies<true> {
+  using NarrowLanes = LaneButterfly<lanes::Kind::NarrowDif>;
+  using LazyLanes = LaneButterfly<lanes::Kind::LazyDif>;
   using Narrow = NarrowDifButterfly;
   using Lazy = LazyDifButterfly;
   using Shoup = ShoupDifButterfly;
@@ -321,6 +463,8 @@ struct Butterflies<true> {
 };
 template <>
 struct Butterflies<false> {
+  using NarrowLanes = LaneButterfly<lanes::Kind::NarrowDit>;
+  using LazyLanes = LaneButterfly<lanes::Kind::LazyDit>;
   using Narrow = NarrowButterfly;
   using Lazy = LazyButterfly;
   using Shoup = ShoupButterfly;
@@ -336,15 +480,19 @@ void CpuTransform::run_stages(ulong* a, Output output) const {
   const std::size_t threads = core_count();
   // lazy: the butterflies leave values below 4p, brought below p when the caller asks.
   auto stages = [&](const auto& butterfly, bool lazy) {
-    if constexpr (Dif) dif_stages(a, n_, t, butterfly, threads);
-    else dit_stages(a, n_, t, butterfly, threads);
+    if constexpr (Dif)
+      dif_stages(a, n_, t, butterfly, threads);
+    else
+      dit_stages(a, n_, t, butterfly, threads);
     if (lazy && output == Output::Reduced) reduce_from_4p(a, n_, mod_.n);
   };
   using B = Butterflies<Dif>;
   const ulong p = mod_.n;
   switch (arithmetic_for(p)) {
-    case Arithmetic::Narrow: return stages(typename B::Narrow{p}, true);
-    case Arithmetic::Lazy: return stages(typename B::Lazy{p, 2 * p}, true);
+    case Arithmetic::Narrow:
+      return lanes::enabled() ? stages(typename B::NarrowLanes{p}, true) : stages(typename B::Narrow{p}, true);
+    case Arithmetic::Lazy:
+      return lanes::enabled() ? stages(typename B::LazyLanes{p}, true) : stages(typename B::Lazy{p, 2 * p}, true);
     case Arithmetic::Shoup: return stages(typename B::Shoup{p}, false);
     case Arithmetic::Nmod: return stages(typename B::Nmod{mod_}, false);
   }
@@ -360,6 +508,8 @@ void CpuTransform::natural_to_natural(ulong* a) const {
   bit_reversed_to_natural(a);
 }
 
-void ntt_words_cpu(ulong* a, std::size_t n, ulong w, const nmod_t& mod) { CpuTransform(n, w, mod).natural_to_natural(a); }
+void ntt_words_cpu(ulong* a, std::size_t n, ulong w, const nmod_t& mod) {
+  CpuTransform(n, w, mod).natural_to_natural(a);
+}
 
 }  // namespace cas

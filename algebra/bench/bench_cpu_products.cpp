@@ -2,12 +2,14 @@
 // and the multi-modular Z[x] product through them) against FLINT's nmod_poly_mul and fmpz_poly_mul,
 // both measured in the same run; the results are compared, and the table says where the CPU
 // crossovers of algebra/dispatch.hpp lie on this machine.
-//   cas-bench-cpu [--min K] [--max K] [--seconds S]
+//   cas-bench-cpu [--min K] [--max K] [--seconds S] [--scalar 1]
+// --scalar 1 runs the transforms' scalar butterflies on a machine with AVX-512 (ntt_cpu_lanes.hpp).
 // Rows: product length 2^k - 1 (operands of 2^(k-1) coefficients), best of the runs that fit S
 // seconds (at least 3); primes: the CRT primes, or p for one transform modulo p; dispatch: the
 // engine cas picks at that length without a GPU.
 #include "algebra/dispatch.hpp"
 #include "algebra/multimodular.hpp"
+#include "algebra/ntt_cpu_lanes.hpp"
 #include "algebra/ntt_product_cpu.hpp"
 #include "algebra/parallel.hpp"
 
@@ -27,6 +29,7 @@ namespace {
 struct Options {
   int min_log = 8, max_log = 20;
   double seconds = 0.3;
+  bool scalar = false;
 };
 
 Options parse(int argc, char** argv) {
@@ -35,6 +38,7 @@ Options parse(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--min")) o.min_log = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--max")) o.max_log = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--seconds")) o.seconds = std::atof(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--scalar")) o.scalar = std::atoi(argv[i + 1]) != 0;
   }
   return o;
 }
@@ -113,8 +117,10 @@ int main(int argc, char** argv) {
   const Options o = parse(argc, argv);
   flint_rand_t state;
   flint_randinit(state);
-  std::printf("# cas's transforms on the CPU (%zu cores) against FLINT %s (one core); best of >= 3 runs, ms\n",
-              cas::core_count(), FLINT_VERSION);
+  cas::lanes::set_enabled(!o.scalar);
+  std::printf("# cas's transforms on the CPU (%zu cores, %s butterflies) against FLINT %s (one core); best of >= 3 "
+              "runs, ms\n",
+              cas::core_count(), cas::lanes::enabled() ? "AVX-512" : "scalar", FLINT_VERSION);
   std::printf("%-14s %-22s %-5s %6s %12s %12s %9s %6s %s\n", "reference", "ring", "k", "primes", "flint ms",
               "cas ms", "flint/cas", "check", "dispatch");
   // NTT primes (65537, 998244353, a 62-bit one, 2^64 - 2^32 + 1) and primes whose products need

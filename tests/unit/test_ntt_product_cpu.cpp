@@ -3,6 +3,7 @@
 // three CRT primes, composite ones and 64-bit ones, at lengths around the powers of two, past the
 // length from which the transforms use threads.
 #include "algebra/ntt_product_cpu.hpp"
+#include "both_butterflies.hpp"
 
 #include <catch2/catch.hpp>
 #include <flint/nmod_poly.h>
@@ -52,22 +53,25 @@ TEST_CASE("CPU transform products equal FLINT's for every kind of word modulus",
                           18446744069414584321ull,  // 2^64 - 2^32 + 1: one transform, nmod arithmetic
                           18446744073709551557ull,  // largest 64-bit prime: three CRT primes
                           ~ulong{0}};               // 2^64 - 1, composite
-  const size_t lengths[][2] = {{1, 1}, {1, 9}, {2, 2}, {3, 5}, {64, 65}, {100, 1}, {1000, 37}, {2048, 2049}, {4097, 4096}};
-  for (ulong m : moduli) {
-    nmod_t mod;
-    nmod_init(&mod, m);
-    for (const auto& l : lengths) {
-      const std::vector<ulong> a = random_words(l[0], m, state), b = random_words(l[1], m, state);
-      std::vector<ulong> r(l[0] + l[1] - 1);
-      cas::multiply_words_cpu_ntt(a.data(), a.size(), b.data(), b.size(), mod, r.data());
-      INFO("m = " << m << ", lengths " << l[0] << " x " << l[1] << ", primes "
-                  << cas::cpu_product_primes(l[0], l[1], m).size());
-      CHECK(first_difference(r, flint_product(a, b, mod)) == r.size());
-      std::vector<ulong> square(2 * l[0] - 1);
-      cas::multiply_words_cpu_ntt(a.data(), a.size(), a.data(), a.size(), mod, square.data());
-      CHECK(first_difference(square, flint_product(a, a, mod)) == square.size());
+  const size_t lengths[][2] = {{1, 1},   {1, 9},     {2, 2},       {3, 5},      {64, 65},
+                               {100, 1}, {1000, 37}, {2048, 2049}, {4097, 4096}};
+  with_both_butterflies([&] {
+    for (ulong m : moduli) {
+      nmod_t mod;
+      nmod_init(&mod, m);
+      for (const auto& l : lengths) {
+        const std::vector<ulong> a = random_words(l[0], m, state), b = random_words(l[1], m, state);
+        std::vector<ulong> r(l[0] + l[1] - 1);
+        cas::multiply_words_cpu_ntt(a.data(), a.size(), b.data(), b.size(), mod, r.data());
+        INFO("m = " << m << ", lengths " << l[0] << " x " << l[1] << ", primes "
+                    << cas::cpu_product_primes(l[0], l[1], m).size());
+        CHECK(first_difference(r, flint_product(a, b, mod)) == r.size());
+        std::vector<ulong> square(2 * l[0] - 1);
+        cas::multiply_words_cpu_ntt(a.data(), a.size(), a.data(), a.size(), mod, square.data());
+        CHECK(first_difference(square, flint_product(a, a, mod)) == square.size());
+      }
     }
-  }
+  });
   flint_randclear(state);
 }
 
@@ -75,15 +79,18 @@ TEST_CASE("CPU transform products on several threads, one transform and CRT", "[
   flint_rand_t state;
   flint_randinit(state);
   // 2^18 + 1 coefficients: transforms of 2^19 words, past the 2^18 from which they use threads.
-  for (ulong m : {ulong{998244353}, ulong{1000000007}, ulong{18446744073709551557ull}}) {
-    nmod_t mod;
-    nmod_init(&mod, m);
-    const std::vector<ulong> a = random_words((size_t{1} << 18) + 1, m, state), b = random_words(size_t{1} << 17, m, state);
-    std::vector<ulong> r(a.size() + b.size() - 1);
-    cas::multiply_words_cpu_ntt(a.data(), a.size(), b.data(), b.size(), mod, r.data());
-    INFO("m = " << m);
-    CHECK(first_difference(r, flint_product(a, b, mod)) == r.size());
-  }
+  with_both_butterflies([&] {
+    for (ulong m : {ulong{998244353}, ulong{1000000007}, ulong{18446744073709551557ull}}) {
+      nmod_t mod;
+      nmod_init(&mod, m);
+      const std::vector<ulong> a = random_words((size_t{1} << 18) + 1, m, state),
+                               b = random_words(size_t{1} << 17, m, state);
+      std::vector<ulong> r(a.size() + b.size() - 1);
+      cas::multiply_words_cpu_ntt(a.data(), a.size(), b.data(), b.size(), mod, r.data());
+      INFO("m = " << m);
+      CHECK(first_difference(r, flint_product(a, b, mod)) == r.size());
+    }
+  });
   flint_randclear(state);
 }
 
@@ -92,8 +99,8 @@ TEST_CASE("CPU transform plans: one transform only where the modulus has the roo
   // 2^16 + 1 coefficients: one 62-bit prime holds their 2^15 65536^2 < 2^47
   const std::vector<ulong> longer = cas::cpu_product_primes(1 << 15, (1 << 15) + 2, 65537);
   CHECK((longer.size() == 1 && longer[0] > (ulong{1} << 61)));
-  CHECK(cas::cpu_product_primes(10, 10, 1000000000).size() == 2);          // composite: 4 + 60 bits
-  CHECK(cas::cpu_product_primes(1 << 10, 1 << 10, 65521).size() == 1);     // 10 + 32 bits
+  CHECK(cas::cpu_product_primes(10, 10, 1000000000).size() == 2);       // composite: 4 + 60 bits
+  CHECK(cas::cpu_product_primes(1 << 10, 1 << 10, 65521).size() == 1);  // 10 + 32 bits
   CHECK(cas::cpu_product_primes(10, 10, 18446744073709551557ull).size() == 3);
   for (ulong q : cas::cpu_product_primes(1 << 20, 1 << 20, 18446744073709551557ull))
     CHECK((q - 1) % (ulong{1} << 21) == 0);
@@ -102,7 +109,8 @@ TEST_CASE("CPU transform plans: one transform only where the modulus has the roo
 TEST_CASE("CPU powers in one transform equal FLINT's", "[ntt_cpu][product]") {
   flint_rand_t state;
   flint_randinit(state);
-  for (ulong p : {ulong{17}, ulong{65537}, ulong{998244353}, ulong{4611686018326724609ull}, ulong{18446744069414584321ull}}) {
+  for (ulong p :
+       {ulong{17}, ulong{65537}, ulong{998244353}, ulong{4611686018326724609ull}, ulong{18446744069414584321ull}}) {
     nmod_t mod;
     nmod_init(&mod, p);
     for (size_t na : {1, 2, 7, 300})
@@ -124,8 +132,8 @@ TEST_CASE("CPU powers in one transform equal FLINT's", "[ntt_cpu][product]") {
         CHECK(first_difference(r, expected) == length);
       }
   }
-  CHECK_FALSE(cas::cpu_power_in_one_transform(300, 37, 17));     // 11064 coefficients, 2^4 | 16
-  CHECK(cas::cpu_power_in_one_transform(2, 15, 17));              // 16 coefficients
+  CHECK_FALSE(cas::cpu_power_in_one_transform(300, 37, 17));        // 11064 coefficients, 2^4 | 16
+  CHECK(cas::cpu_power_in_one_transform(2, 15, 17));                // 16 coefficients
   CHECK_FALSE(cas::cpu_power_in_one_transform(2, 15, 1000000000));  // not prime
   flint_randclear(state);
 }
