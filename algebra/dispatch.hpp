@@ -53,7 +53,11 @@ struct Crossovers {
   // own products and its faster transforms for p < 2^30 (two calibrations): the product crossovers
   // stayed; transforms for p < 2^32 moved to 4096 (CPU 0.034 / 0.048 ms at 2048 words against the
   // GPU's 0.038 / 0.045: with 2048 the worse run chose 1.12x the faster engine, with 4096 1.07x).
-  size_t length[gpu_operation_count] = {1023, 2047, 1024, 2047, size_t{1} << 17, 2047, 2047, 4096, 4095, 4095, 2048};
+  // Seventeenth session, against the CPU's AVX-512 butterflies (one calibration): products over an
+  // NTT prime p < 2^32 moved to 4095 (CPU 0.080 ms at 2047 against the GPU's 0.100; 0.137 against
+  // 0.122 at 4095), and transforms for p < 2^17 to 4096 (0.040 against 0.050 ms at 2048); with the
+  // old values those two chose 1.25x the faster engine. The other nine measured as they were.
+  size_t length[gpu_operation_count] = {1023, 2047, 1024, 2047, size_t{1} << 17, 4095, 2047, 4096, 4095, 4095, 4096};
   std::string origin = "defaults";  // or the config file it was read from
 };
 
