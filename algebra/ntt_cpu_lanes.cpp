@@ -56,29 +56,6 @@ CAS_INLINE V lazy_shoup32(V y, V w, V w_pre, ulong p) {
   return product32(w, y) - product32(q, V{} + p);
 }
 
-// Harvey's lazy butterflies for p < 2^30. In time, (x, y) -> (x + w y, x - w y) on values below 4p:
-// x is brought below 2p (x - 2p wraps when x < 2p, so the minimum picks the right one).
-struct NarrowDit {
-  ulong p;
-  template <class V>
-  CAS_INLINE void operator()(V& x, V& y, const V& w, const V& w_pre) const {
-    const V a = minimum(x, x - 2 * p), t = lazy_shoup32(y, w, w_pre, p);
-    x = a + t;
-    y = a - t + 2 * p;
-  }
-};
-
-// In frequency, (x, y) -> (x + y, (x - y) w) on values below 2p.
-struct NarrowDif {
-  ulong p;
-  template <class V>
-  CAS_INLINE void operator()(V& x, V& y, const V& w, const V& w_pre) const {
-    const V sum = x + y, difference = x - y + 2 * p;
-    x = minimum(sum, sum - 2 * p);
-    y = lazy_shoup32(difference, w, w_pre, p);
-  }
-};
-
 // The high word of the 128-bit products a b, lane by lane, from four 32-bit products (no vector
 // instruction gives it whole); one lane takes the scalar 128-bit product.
 template <class V>
@@ -101,24 +78,43 @@ CAS_INLINE V lazy_shoup(V y, V w, V w_pre, ulong p) {
   return w * y - high_product(w_pre, y) * p;
 }
 
-// The same butterflies for p < 2^62 on 64-bit words.
-struct LazyDit {
+// The two lazy products: w y mod p in [0, 2p).
+struct NarrowProduct {  // p < 2^30
+  template <class V>
+  CAS_INLINE static V lazy(const V& y, const V& w, const V& w_pre, ulong p) {
+    return lazy_shoup32(y, w, w_pre, p);
+  }
+};
+
+struct WideProduct {  // p < 2^62
+  template <class V>
+  CAS_INLINE static V lazy(const V& y, const V& w, const V& w_pre, ulong p) {
+    return lazy_shoup(y, w, w_pre, p);
+  }
+};
+
+// Harvey's lazy butterflies with either product. In time, (x, y) -> (x + w y, x - w y) on values
+// below 4p: x is brought below 2p (x - 2p wraps when x < 2p, so the minimum picks the right one).
+template <class Product>
+struct Dit {
   ulong p;
   template <class V>
   CAS_INLINE void operator()(V& x, V& y, const V& w, const V& w_pre) const {
-    const V a = minimum(x, x - 2 * p), t = lazy_shoup(y, w, w_pre, p);
+    const V a = minimum(x, x - 2 * p), t = Product::lazy(y, w, w_pre, p);
     x = a + t;
     y = a - t + 2 * p;
   }
 };
 
-struct LazyDif {
+// In frequency, (x, y) -> (x + y, (x - y) w) on values below 2p.
+template <class Product>
+struct Dif {
   ulong p;
   template <class V>
   CAS_INLINE void operator()(V& x, V& y, const V& w, const V& w_pre) const {
     const V sum = x + y, difference = x - y + 2 * p;
     x = minimum(sum, sum - 2 * p);
-    y = lazy_shoup(difference, w, w_pre, p);
+    y = Product::lazy(difference, w, w_pre, p);
   }
 };
 
@@ -252,10 +248,10 @@ CAS_INLINE void stage_pairs_of(ulong* a, std::size_t n, std::size_t quarter, std
 template <class F>
 CAS_INLINE void with_kind(Kind kind, ulong p, F&& f) {
   switch (kind) {
-    case Kind::NarrowDit: return f(std::false_type{}, NarrowDit{p});
-    case Kind::NarrowDif: return f(std::true_type{}, NarrowDif{p});
-    case Kind::LazyDit: return f(std::false_type{}, LazyDit{p});
-    case Kind::LazyDif: return f(std::true_type{}, LazyDif{p});
+    case Kind::NarrowDit: return f(std::false_type{}, Dit<NarrowProduct>{p});
+    case Kind::NarrowDif: return f(std::true_type{}, Dif<NarrowProduct>{p});
+    case Kind::LazyDit: return f(std::false_type{}, Dit<WideProduct>{p});
+    case Kind::LazyDif: return f(std::true_type{}, Dif<WideProduct>{p});
   }
 }
 
