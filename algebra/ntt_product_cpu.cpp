@@ -36,11 +36,11 @@ unsigned ceil_log2(std::size_t n) {
   return k;
 }
 
-// One transform modulo q: its length n, the forward plan at a root w of order n and the inverse
-// plan at w^-1, with 1/n and its Shoup companion (q < 2^63) for the pointwise step.
+// One transform modulo q: its length n, its plan at a root w of order n (forward, and inverse by
+// inverse_into), with 1/n and its Shoup companion (q < 2^63) for the pointwise step.
 struct ResidueTransforms {
   nmod_t q;
-  CpuTransform forward, inverse;
+  CpuTransform forward;
   ulong n_inverse, n_inverse_shoup;
 
   // x mod q for x < 4q (and q < 2^62) or x < q.
@@ -52,7 +52,6 @@ struct ResidueTransforms {
   ResidueTransforms(std::size_t n, const nmod_t& mod, ulong w)
       : q(mod),
         forward(n, w, mod),
-        inverse(n, n_invmod(w, mod.n), mod),
         n_inverse(n_invmod(static_cast<ulong>(n % mod.n), mod.n)),
         n_inverse_shoup(mod.n < (ulong{1} << 63) ? n_mulmod_precomp_shoup(n_inverse, mod.n) : 0) {}
 
@@ -64,7 +63,7 @@ struct ResidueTransforms {
 };
 
 // Transforms up to this length keep their tables (cached_transforms): below it, building them
-// (a root of unity, two tables, inverses) cost as much as the product; above, a small share.
+// (a root of unity, the tables, inverses) cost as much as the product; above, a small share.
 constexpr std::size_t cached_length = std::size_t{1} << 16;
 constexpr std::size_t cache_entries = 8;
 
@@ -111,11 +110,15 @@ void load_residues(ulong* x, std::size_t n, const ulong* src, std::size_t count,
   });
 }
 
-// out[0, length) = x[0, length) reduced below q (from a lazy transform's output): one pass for the
-// reduction and the copy.
-void copy_below_q(ulong* out, const Words& x, std::size_t length, const ResidueTransforms& t) {
+// The inverse transform of the pointwise products y (scaled by 1/n), in bit-reversed order, into
+// out[0, length) reduced below q. It runs the forward transform's tables (at w, not w^-1), which
+// leave sum_j y_j w^(ij) = c_(-i mod n) at i: the copy reads them in reverse. Building a second
+// set of tables took as long as a transform (2^20 words: 3.8 ms against 2.9 ms).
+void inverse_into(ulong* out, Words& y, std::size_t length, const ResidueTransforms& t) {
+  t.forward.bit_reversed_to_natural(y.data(), CpuTransform::Output::Below4p);
+  const std::size_t mask = t.forward.length() - 1;
   parallel_ranges(length, parallel_grain, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; i++) out[i] = t.below_q(x[i]);
+    for (std::size_t i = begin; i < end; i++) out[i] = t.below_q(y[(0 - i) & mask]);
   });
 }
 
@@ -143,8 +146,7 @@ void residue_product(const ulong* a, std::size_t na, const ulong* b, std::size_t
   parallel_ranges(n, parallel_grain, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; i++) x[i] = t.scaled_product(x[i], other[i]);
   });
-  t.inverse.bit_reversed_to_natural(x.data(), CpuTransform::Output::Below4p);
-  copy_below_q(out, x, length, t);
+  inverse_into(out, x, length, t);
 }
 
 // out[i] = the product's coefficient i mod n from its residues residues[j length + i] modulo the
@@ -225,8 +227,7 @@ void power_words_cpu_ntt(const ulong* a, std::size_t na, ulong e, const nmod_t& 
     for (std::size_t i = begin; i < end; i++)
       x[i] = t.scaled_product(n_powmod2_preinv(t.below_q(x[i]), e, mod.n, mod.ninv), 1);
   });
-  t.inverse.bit_reversed_to_natural(x.data(), CpuTransform::Output::Below4p);
-  copy_below_q(out, x, length, t);
+  inverse_into(out, x, length, t);
 }
 
 }  // namespace cas
