@@ -494,6 +494,32 @@ TEST_CASE("multimodular: host conversions of the GPU pipeline", "[.][timing]") {
   }
 }
 
+// Garner's reconstruction against FLINT's product tree, with residues 0 and p - 1 among random ones
+// (and p_0 - 1 with zeros: a digit above the primes after the first, which random residues almost
+// never give), over lengths that split over threads.
+TEST_CASE("multimodular: Garner's reconstruction equals the product tree", "[multimodular]") {
+  FreshRandom r;
+  for (size_t length : {size_t{1}, size_t{8}, size_t{1003}, size_t{5000}})
+    for (ulong bits : {ulong{20}, ulong{64}, ulong{200}, ulong{1000}, ulong{1200}}) {
+      const auto primes = cas::multimodular_primes(2 * bits + 16, 17);
+      std::vector<ulong> residues(primes.size() * length);
+      for (size_t j = 0; j < primes.size(); j++)
+        for (size_t i = 0; i < length; i++)
+          residues[j * length + i] = i % 5 == 1   ? primes[j] - 1
+                                     : i % 5 == 2 ? 0
+                                     : i % 5 == 3 ? (j == 0 ? primes[0] - 1 : 0)  // a digit p_0 - 1 above p_j
+                                                  : n_randint(r.state(), primes[j]);
+      fmpz* tree = _fmpz_vec_init(static_cast<slong>(length));
+      fmpz* garner = _fmpz_vec_init(static_cast<slong>(length));
+      cas::reconstruct_symmetric(tree, residues, length, primes, CrtMethod::ProductTree);
+      cas::reconstruct_symmetric(garner, residues, length, primes, CrtMethod::Garner);
+      INFO(primes.size() << " primes, " << length << " coefficients");
+      CHECK(_fmpz_vec_equal(garner, tree, static_cast<slong>(length)));
+      _fmpz_vec_clear(tree, static_cast<slong>(length));
+      _fmpz_vec_clear(garner, static_cast<slong>(length));
+    }
+}
+
 TEST_CASE("multimodular: Garner against the product tree", "[.][timing]") {
   FreshRandom r;
   const size_t length = size_t{1} << 16;
