@@ -75,9 +75,9 @@ struct LaneButterfly {
   ulong p;
 };
 
-// The scalar ones. Decimation in time, (x, y) -> (x + w y, x - w y), on values in [0, 4p), p < 2^62 (Harvey): x is
-// brought into [0, 2p), and w y computed in [0, 2p) by a Shoup product that skips its last
-// correction.
+// The scalar ones. Decimation in time, (x, y) -> (x + w y, x - w y), on values in [0, 4p),
+// p < 2^62 (Harvey): x is brought into [0, 2p), and w y computed in [0, 2p) by a Shoup product that
+// skips its last correction.
 struct LazyButterfly {
   ulong p, two_p;
   void operator()(ulong& x, ulong& y, ulong w, ulong w_pre) const {
@@ -364,8 +364,8 @@ void dif_leaf(ulong* a, std::size_t n, Twiddles t, const Butterfly& butterfly) {
   if (smallest > 1) small_stages(butterfly, a, n, t);
 }
 
-// The stage of half-length n/2 over a[0, n) (or with quarters: the stages of n/2 and n/4 in one
-// sweep), on up to `threads` threads.
+// The stage of half-length n/2 over a[0, n), or the stages of n/2 and n/4 in one sweep, on up to
+// `threads` threads.
 template <class Butterfly>
 void top_stage(ulong* a, std::size_t n, Twiddles t, const Butterfly& butterfly, std::size_t threads) {
   const std::size_t half = n / 2;

@@ -2,9 +2,10 @@
 // The CPU's number-theoretic transform of machine words modulo a word-size p (the GPU's is in
 // gpu/): in place, natural order in and out, a[i] <- sum_j a[j] w^(ij) mod p for n a power of two
 // and w of order n. FLINT 2.9 has no such transform for nmod vectors, so it is written here:
-// radix-2 Cooley-Tukey after a bit reversal, with Shoup products and, for p < 2^62, Harvey's lazy
-// butterflies (values in [0, 4p) until the end); sub-transforms that fit the cache run one after
-// the other, and large transforms spread over the cores.
+// Cooley-Tukey with Shoup products and, for p < 2^62, Harvey's lazy butterflies (values in [0, 4p)
+// until the end), two stages a sweep where that measured faster; with AVX-512 those butterflies
+// run on vectors (ntt_cpu_lanes.hpp). Sub-transforms that fit the cache run one after the other,
+// and large transforms spread over the cores.
 #include "words.hpp"
 
 #include <flint/nmod_vec.h>
@@ -44,7 +45,8 @@ class CpuTransform {
   // reduces them anyway (below p for larger p either way).
   enum class Output { Reduced, Below4p };
   // Decimation in frequency: natural order in, bit-reversed order out, no bit-reversal pass. With
-  // bit_reversed_to_natural at w^-1, the pair a product needs, whose pointwise step ignores order.
+  // bit_reversed_to_natural, the pair a product needs, whose pointwise step ignores order (at w
+  // the inverse leaves entry -i mod n at i: ntt_product_cpu.cpp reads it back so, with one table).
   void natural_to_bit_reversed(ulong* a, Output output = Output::Reduced) const;
   // Decimation in time: bit-reversed order in (entries below p), natural order out.
   void bit_reversed_to_natural(ulong* a, Output output = Output::Reduced) const;
