@@ -449,13 +449,12 @@ CpuTransform::CpuTransform(std::size_t n, ulong w, const nmod_t& mod) : n_(n), m
 
 namespace {
 
-// The butterflies of each arithmetic, by direction (decimation in frequency or in time).
+// The scalar butterflies of each arithmetic, by direction (decimation in frequency or in time); the
+// vector ones name their direction in their kind (run_stages).
 template <bool Dif>
 struct Butterflies;
 template <>
 struct Butterflies<true> {
-  using NarrowLanes = LaneButterfly<lanes::Kind::NarrowDif>;
-  using LazyLanes = LaneButterfly<lanes::Kind::LazyDif>;
   using Narrow = NarrowDifButterfly;
   using Lazy = LazyDifButterfly;
   using Shoup = ShoupDifButterfly;
@@ -463,8 +462,6 @@ struct Butterflies<true> {
 };
 template <>
 struct Butterflies<false> {
-  using NarrowLanes = LaneButterfly<lanes::Kind::NarrowDit>;
-  using LazyLanes = LaneButterfly<lanes::Kind::LazyDit>;
   using Narrow = NarrowButterfly;
   using Lazy = LazyButterfly;
   using Shoup = ShoupButterfly;
@@ -487,12 +484,14 @@ void CpuTransform::run_stages(ulong* a, Output output) const {
     if (lazy && output == Output::Reduced) reduce_from_4p(a, n_, mod_.n);
   };
   using B = Butterflies<Dif>;
+  using NarrowLanes = LaneButterfly<Dif ? lanes::Kind::NarrowDif : lanes::Kind::NarrowDit>;
+  using LazyLanes = LaneButterfly<Dif ? lanes::Kind::LazyDif : lanes::Kind::LazyDit>;
   const ulong p = mod_.n;
   switch (arithmetic_for(p)) {
     case Arithmetic::Narrow:
-      return lanes::enabled() ? stages(typename B::NarrowLanes{p}, true) : stages(typename B::Narrow{p}, true);
+      return lanes::enabled() ? stages(NarrowLanes{p}, true) : stages(typename B::Narrow{p}, true);
     case Arithmetic::Lazy:
-      return lanes::enabled() ? stages(typename B::LazyLanes{p}, true) : stages(typename B::Lazy{p, 2 * p}, true);
+      return lanes::enabled() ? stages(LazyLanes{p}, true) : stages(typename B::Lazy{p, 2 * p}, true);
     case Arithmetic::Shoup: return stages(typename B::Shoup{p}, false);
     case Arithmetic::Nmod: return stages(typename B::Nmod{mod_}, false);
   }
