@@ -5,6 +5,7 @@
 #include "flint_util.hpp"
 #include "ntt_product_cpu.hpp"
 #include "parallel.hpp"
+#include "words.hpp"
 
 #include "gpu/crt.hpp"
 #include "gpu/crt_words.hpp"
@@ -18,6 +19,7 @@
 #include <algorithm>
 #include <cstring>
 #include <cstdlib>
+#include <mutex>
 #include <thread>
 
 namespace cas {
@@ -105,10 +107,10 @@ void set_from_limbs(fmpz_t out, const ulong* limbs, size_t width, bool negative)
 // kernels' bodies, run on the host, coefficient by coefficient (its limbs stay in cache across
 // the primes).
 template <class Entry>
-std::vector<ulong> residues_on_host(size_t count, const std::vector<ulong>& primes, Entry&& entry) {
+Words residues_on_host(size_t count, const std::vector<ulong>& primes, Entry&& entry) {
   std::vector<crt::ReductionPrime> reduction;
   for (ulong p : primes) reduction.push_back(crt::reduction_prime(p));
-  std::vector<ulong> residues(primes.size() * count);
+  Words residues(primes.size() * count);  // every entry written, on the threads that fault its pages in
   parallel_ranges(count, 4096, [&](size_t begin, size_t end) {
     for (size_t i = begin; i < end; i++)
       for (size_t j = 0; j < primes.size(); j++) entry(i, reduction[j], residues.data() + j * count);
@@ -117,7 +119,7 @@ std::vector<ulong> residues_on_host(size_t count, const std::vector<ulong>& prim
 }
 
 // residues[j * length + i] = coeffs[i] mod primes[j], straight from the fmpz's limbs.
-std::vector<ulong> reduce_operand(const fmpz* coeffs, size_t length, const std::vector<ulong>& primes) {
+Words reduce_operand(const fmpz* coeffs, size_t length, const std::vector<ulong>& primes) {
   return residues_on_host(length, primes, [coeffs](size_t i, const crt::ReductionPrime& q, ulong* out) {
     ulong small;
     const Limbs c = limbs_of(coeffs + i, small);
@@ -135,9 +137,9 @@ struct Residues {
 // products[j * (na + nb - 1) ...] = the product modulo primes[j] on the CPU, the primes split over
 // the cores (each product is independent): cas's transforms (ntt_product_cpu.hpp; the primes have
 // the roots of unity for the length) above their crossover, FLINT's nmod_poly_mul below.
-std::vector<ulong> products_on_cpu(const Residues& r, const std::vector<ulong>& primes) {
+Words products_on_cpu(const Residues& r, const std::vector<ulong>& primes) {
   const size_t length = r.length_a + r.length_b - 1;
-  std::vector<ulong> products(primes.size() * length);
+  Words products(primes.size() * length);  // every entry written
   parallel_ranges(primes.size(), 1, [&](size_t begin, size_t end) {
     for (size_t j = begin; j < end; j++) {
       nmod_t mod;
@@ -182,14 +184,22 @@ class Garner {
   crt::GarnerTables tables_;
 };
 
+// The bits of the largest |coefficient|, in ranges on the cores: each coefficient above 62 bits
+// is a pointer to follow (2^19 of 64 bits: 5.5 ms on one core of the development machine).
 ulong max_coefficient_bits(const ZPoly& f) {
-  const slong bits = _fmpz_vec_max_bits(f.get()->coeffs, f.length());
-  return static_cast<ulong>(bits < 0 ? -bits : bits);
+  std::mutex lock;
+  ulong most = 0;
+  parallel_ranges(static_cast<size_t>(f.length()), size_t{1} << 15, [&](size_t begin, size_t end) {
+    const slong bits = _fmpz_vec_max_bits(f.get()->coeffs + begin, static_cast<slong>(end - begin));
+    const std::lock_guard<std::mutex> hold(lock);
+    most = std::max(most, static_cast<ulong>(bits < 0 ? -bits : bits));
+  });
+  return most;
 }
 
 }  // namespace
 
-void reconstruct_symmetric(fmpz* out, const std::vector<ulong>& products, size_t length, const std::vector<ulong>& primes,
+void reconstruct_symmetric(fmpz* out, const ulong* products, size_t length, const std::vector<ulong>& primes,
                  CrtMethod method) {
   const size_t k = primes.size();
   if (method == CrtMethod::Automatic) method = fastest_crt_method(k);
@@ -197,7 +207,7 @@ void reconstruct_symmetric(fmpz* out, const std::vector<ulong>& products, size_t
     const Garner garner(primes);
     parallel_ranges(length, 1024, [&](size_t begin, size_t end) {
       std::vector<ulong> scratch(garner.scratch_size());
-      for (size_t i = begin; i < end; i++) garner.reconstruct(out + i, products.data() + i, length, scratch.data());
+      for (size_t i = begin; i < end; i++) garner.reconstruct(out + i, products + i, length, scratch.data());
     });
     return;
   }
@@ -330,7 +340,7 @@ MultimodularPlan plan_multimodular(const ZPoly& a, const ZPoly& b) {
 namespace {
 
 // Garner on the host, coefficient by coefficient (reconstruct_entry), into a limb matrix.
-crt::LimbMatrix reconstruct_on_host(std::vector<ulong>& products, size_t length, const std::vector<ulong>& primes) {
+crt::LimbMatrix reconstruct_on_host(ulong* products, size_t length, const std::vector<ulong>& primes) {
   const crt::GarnerTables tables(primes);
   crt::LimbMatrix c;
   c.count = length;
@@ -339,13 +349,13 @@ crt::LimbMatrix reconstruct_on_host(std::vector<ulong>& products, size_t length,
   c.negative.assign(length, 0);
   parallel_ranges(length, 1024, [&](size_t begin, size_t end) {
     for (size_t i = begin; i < end; i++)
-      crt::reconstruct_entry(i, products.data(), length, tables.view(), c.limbs.data(), c.negative.data());
+      crt::reconstruct_entry(i, products, length, tables.view(), c.limbs.data(), c.negative.data());
   });
   return c;
 }
 
 // residues[j m.count + i] = entry i of m mod primes[j] (reduce_entry).
-std::vector<ulong> matrix_residues(const crt::LimbMatrix& m, const std::vector<ulong>& primes) {
+Words matrix_residues(const crt::LimbMatrix& m, const std::vector<ulong>& primes) {
   return residues_on_host(m.count, primes, [&m](size_t i, const crt::ReductionPrime& q, ulong* out) {
     crt::reduce_entry(i, m.limbs.data(), m.negative.data(), m.count, m.width, q, out);
   });
@@ -372,9 +382,9 @@ ZPoly zpoly_from_blocks(size_t length, Produce&& produce) {
 
 crt::LimbMatrix multiply_limb_matrices_on_host(const crt::LimbMatrix& a, const crt::LimbMatrix& b,
                                                const std::vector<ulong>& primes) {
-  const std::vector<ulong> ra = matrix_residues(a, primes), rb = matrix_residues(b, primes);
-  std::vector<ulong> products = products_on_cpu(Residues{ra.data(), a.count, rb.data(), b.count}, primes);
-  return reconstruct_on_host(products, a.count + b.count - 1, primes);
+  const Words ra = matrix_residues(a, primes), rb = matrix_residues(b, primes);
+  Words products = products_on_cpu(Residues{ra.data(), a.count, rb.data(), b.count}, primes);
+  return reconstruct_on_host(products.data(), a.count + b.count - 1, primes);
 }
 
 namespace {
@@ -383,9 +393,9 @@ namespace {
 // (the primes split over the cores; in one transform above the CPU's crossover, else FLINT's
 // nmod_poly_pow), reconstruct_entry.
 crt::LimbMatrix power_limb_matrix_on_host(const crt::LimbMatrix& f, ulong e, const std::vector<ulong>& primes) {
-  const std::vector<ulong> residues = matrix_residues(f, primes);
+  const Words residues = matrix_residues(f, primes);
   const size_t length = static_cast<size_t>(e) * (f.count - 1) + 1;
-  std::vector<ulong> powers(primes.size() * length);
+  Words powers(primes.size() * length);  // every entry written
   parallel_ranges(primes.size(), 1, [&](size_t begin, size_t end) {
     for (size_t j = begin; j < end; j++) {
       nmod_t mod;
@@ -399,7 +409,7 @@ crt::LimbMatrix power_limb_matrix_on_host(const crt::LimbMatrix& f, ulong e, con
         _nmod_poly_pow(powers.data() + j * length, base, static_cast<slong>(f.count), e, mod);
     }
   });
-  return reconstruct_on_host(powers, length, primes);
+  return reconstruct_on_host(powers.data(), length, primes);
 }
 
 }  // namespace
@@ -419,15 +429,15 @@ ZPoly multiply_with_primes(const ZPoly& a, const ZPoly& b, const std::vector<ulo
       gpu::push_matrix(c, host_block, sink);
     });
   }
-  std::vector<ulong> products;
+  Words products;
   {
-    const std::vector<ulong> ra = reduce_operand(a.get()->coeffs, la, primes);
-    const std::vector<ulong> rb = reduce_operand(b.get()->coeffs, lb, primes);
+    const Words ra = reduce_operand(a.get()->coeffs, la, primes);
+    const Words rb = reduce_operand(b.get()->coeffs, lb, primes);
     const Residues residues{ra.data(), la, rb.data(), lb};
     products = products_on_cpu(residues, primes);
   }
   fmpz_poly_fit_length(c.get(), static_cast<slong>(length));
-  reconstruct_symmetric(c.get()->coeffs, products, length, primes, method);
+  reconstruct_symmetric(c.get()->coeffs, products.data(), length, primes, method);
   _fmpz_poly_set_length(c.get(), static_cast<slong>(length));
   _fmpz_poly_normalise(c.get());
   return c;
@@ -529,10 +539,10 @@ std::vector<ulong> multiply_magnitudes_on_host(const Limbs& a, size_t chunks_a, 
       crt::chunk_residue_entry(i, x.limbs, x.count, limb_bits, q, residues);
     };
   };
-  const std::vector<ulong> ra = residues_on_host(chunks_a, primes, chunk_residues(a));
-  const std::vector<ulong> rb = residues_on_host(chunks_b, primes, chunk_residues(b));
-  std::vector<ulong> products = products_on_cpu(Residues{ra.data(), chunks_a, rb.data(), chunks_b}, primes);
-  return summed_words_on_host(reconstruct_on_host(products, chunks_a + chunks_b - 1, primes), limb_bits, words);
+  const Words ra = residues_on_host(chunks_a, primes, chunk_residues(a));
+  const Words rb = residues_on_host(chunks_b, primes, chunk_residues(b));
+  Words products = products_on_cpu(Residues{ra.data(), chunks_a, rb.data(), chunks_b}, primes);
+  return summed_words_on_host(reconstruct_on_host(products.data(), chunks_a + chunks_b - 1, primes), limb_bits, words);
 }
 
 // The plan for b-bit chunks: every chunk is below 2^b.

@@ -75,7 +75,7 @@ ZPoly multiply_with_primes(const ZPoly& a, const ZPoly& b, const std::vector<ulo
 
 // out[i] = the symmetric residue (in (-M/2, M/2), M the primes' product) of the residues
 // residues[j * length + i] modulo primes[j], for i < length; in parallel over coefficient ranges.
-void reconstruct_symmetric(fmpz* out, const std::vector<ulong>& residues, size_t length,
+void reconstruct_symmetric(fmpz* out, const ulong* residues, size_t length,
                            const std::vector<ulong>& primes, CrtMethod method = CrtMethod::Automatic);
 
 // Coefficients as the GPU's limb-major matrices (gpu/crt_words.hpp) and blocks of them

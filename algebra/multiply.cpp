@@ -144,7 +144,7 @@ std::optional<ZPoly> multiply_z_on_cpu_primes(const ZPoly& a, const ZPoly& b) {
   if (a.is_zero() || b.is_zero() || length < cpu_crt_crossover_z) return std::nullopt;  // (planning scans)
   MultimodularPlan plan = plan_multimodular(a, b);
   if (plan.primes.size() > cpu_crt_most_primes_z) return std::nullopt;
-  ZPoly r = multiply_multimodular(a, b, ProductEngine::Cpu);
+  ZPoly r = multiply_with_primes(a, b, plan.primes, ProductEngine::Cpu);
   engine_note("cpu crt", static_cast<double>(length), multimodular_detail(plan, a.length(), b.length()));
   return r;
 }

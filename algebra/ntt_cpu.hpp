@@ -40,6 +40,7 @@ class CpuTransform {
  public:
   CpuTransform(std::size_t n, ulong w, const nmod_t& mod);
   std::size_t length() const { return n_; }
+  std::size_t table_bytes() const { return (tw_.capacity() + pre_.capacity()) * sizeof(ulong); }
   // What the two transforms below leave: entries below p, or for p < 2^62 (Harvey's lazy
   // butterflies) entries below 4p, which saves a pass over the array when the caller's next pass
   // reduces them anyway (below p for larger p either way).

@@ -1,5 +1,6 @@
 #include "ntt_product_cpu.hpp"
 
+#include "budget_cache.hpp"
 #include "multimodular.hpp"
 #include "ntt_cpu.hpp"
 #include "parallel.hpp"
@@ -11,7 +12,6 @@
 #include <flint/ulong_extras.h>
 
 #include <algorithm>
-#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -43,6 +43,8 @@ struct ResidueTransforms {
   CpuTransform forward;
   ulong n_inverse, n_inverse_shoup;
 
+  std::size_t bytes() const { return sizeof(*this) + forward.table_bytes(); }
+
   // x mod q for x < 4q (and q < 2^62) or x < q.
   ulong below_q(ulong x) const {
     if (q.n < (ulong{1} << 62) && x >= 2 * q.n) x -= 2 * q.n;
@@ -62,10 +64,11 @@ struct ResidueTransforms {
   }
 };
 
-// Transforms up to this length keep their tables (cached_transforms): below it, building them
-// (a root of unity, the tables, inverses) cost as much as the product; above, a small share.
-constexpr std::size_t cached_length = std::size_t{1} << 16;
-constexpr std::size_t cache_entries = 8;
+// The tables used last stay, up to this many bytes: 2^22-word transforms modulo three primes
+// (a Z[x] product of 2^21-coefficient operands) take 192 MiB. Short transforms are many and small,
+// hence the bound on their number too.
+constexpr std::size_t cache_bytes = std::size_t{256} << 20;
+constexpr std::size_t cache_entries = 32;
 
 std::shared_ptr<const ResidueTransforms> new_transforms(std::size_t n, ulong q) {
   nmod_t mod;
@@ -73,20 +76,11 @@ std::shared_ptr<const ResidueTransforms> new_transforms(std::size_t n, ulong q) 
   return std::make_shared<const ResidueTransforms>(n, mod, gpu::root_of_unity(q, n));
 }
 
-// The transforms of length n modulo q, from a cache of the most recently used short ones (a loop of
-// products of one size builds its tables once).
+// The transforms of length n modulo q, built once while they stay among those used last
+// (budget_cache.hpp).
 std::shared_ptr<const ResidueTransforms> transforms_for(std::size_t n, ulong q) {
-  if (n > cached_length) return new_transforms(n, q);
-  static std::mutex lock;
-  static std::deque<std::shared_ptr<const ResidueTransforms>> cache;  // most recent first
-  const std::lock_guard<std::mutex> hold(lock);
-  auto found = std::find_if(cache.begin(), cache.end(),
-                            [&](const auto& t) { return t->q.n == q && t->forward.length() == n; });
-  std::shared_ptr<const ResidueTransforms> t = found != cache.end() ? *found : new_transforms(n, q);
-  if (found != cache.end()) cache.erase(found);
-  cache.push_front(t);
-  if (cache.size() > cache_entries) cache.pop_back();
-  return t;
+  static BudgetCache<std::pair<std::size_t, ulong>, ResidueTransforms> cache(cache_bytes, cache_entries);
+  return cache.get({n, q}, [&] { return new_transforms(n, q); });
 }
 
 // multimodular_primes, remembered: finding NTT primes tests dozens of candidates.

@@ -511,8 +511,8 @@ TEST_CASE("multimodular: Garner's reconstruction equals the product tree", "[mul
                                                   : n_randint(r.state(), primes[j]);
       fmpz* tree = _fmpz_vec_init(static_cast<slong>(length));
       fmpz* garner = _fmpz_vec_init(static_cast<slong>(length));
-      cas::reconstruct_symmetric(tree, residues, length, primes, CrtMethod::ProductTree);
-      cas::reconstruct_symmetric(garner, residues, length, primes, CrtMethod::Garner);
+      cas::reconstruct_symmetric(tree, residues.data(), length, primes, CrtMethod::ProductTree);
+      cas::reconstruct_symmetric(garner, residues.data(), length, primes, CrtMethod::Garner);
       INFO(primes.size() << " primes, " << length << " coefficients");
       CHECK(_fmpz_vec_equal(garner, tree, static_cast<slong>(length)));
       _fmpz_vec_clear(tree, static_cast<slong>(length));
@@ -532,7 +532,7 @@ TEST_CASE("multimodular: Garner against the product tree", "[.][timing]") {
     fmpz* tree = _fmpz_vec_init(static_cast<slong>(length));
     for (CrtMethod method : {CrtMethod::Garner, CrtMethod::ProductTree}) {
       const auto start = std::chrono::steady_clock::now();
-      cas::reconstruct_symmetric(method == CrtMethod::Garner ? garner : tree, residues, length, primes, method);
+      cas::reconstruct_symmetric(method == CrtMethod::Garner ? garner : tree, residues.data(), length, primes, method);
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
       WARN(primes.size() << " primes, 2^16 coefficients, " << cas::crt_method_name(method) << ": " << ms << " ms");
     }
