@@ -1,5 +1,6 @@
 #include "ntt_cpu.hpp"
 
+#include "budget_cache.hpp"
 #include "ntt_cpu_lanes.hpp"
 #include "parallel.hpp"
 #include "words.hpp"
@@ -8,6 +9,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
+#include <tuple>
 #include <vector>
 
 namespace cas {
@@ -508,7 +511,8 @@ void CpuTransform::natural_to_natural(ulong* a) const {
 }
 
 void ntt_words_cpu(ulong* a, std::size_t n, ulong w, const nmod_t& mod) {
-  CpuTransform(n, w, mod).natural_to_natural(a);
+  static BudgetCache<std::tuple<std::size_t, ulong, ulong>, CpuTransform> cache(std::size_t{64} << 20, 16);
+  cache.get({n, w, mod.n}, [&] { return std::make_shared<const CpuTransform>(n, w, mod); })->natural_to_natural(a);
 }
 
 }  // namespace cas

@@ -40,7 +40,8 @@ class CpuTransform {
  public:
   CpuTransform(std::size_t n, ulong w, const nmod_t& mod);
   std::size_t length() const { return n_; }
-  std::size_t table_bytes() const { return (tw_.capacity() + pre_.capacity()) * sizeof(ulong); }
+  // What its tables take (budget_cache.hpp).
+  std::size_t bytes() const { return sizeof(*this) + (tw_.capacity() + pre_.capacity()) * sizeof(ulong); }
   // What the two transforms below leave: entries below p, or for p < 2^62 (Harvey's lazy
   // butterflies) entries below 4p, which saves a pass over the array when the caller's next pass
   // reduces them anyway (below p for larger p either way).
@@ -63,7 +64,8 @@ class CpuTransform {
   Words tw_, pre_;
 };
 
-// One transform, natural order in and out. Entries of `a` must be below p.
+// One transform, natural order in and out. Entries of `a` must be below p. The tables of the
+// transforms used last stay (64 MiB in all): fft in a loop builds them once.
 void ntt_words_cpu(ulong* a, std::size_t n, ulong w, const nmod_t& mod);
 
 }  // namespace cas

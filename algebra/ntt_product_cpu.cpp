@@ -43,7 +43,7 @@ struct ResidueTransforms {
   CpuTransform forward;
   ulong n_inverse, n_inverse_shoup;
 
-  std::size_t bytes() const { return sizeof(*this) + forward.table_bytes(); }
+  std::size_t bytes() const { return sizeof(*this) + forward.bytes(); }
 
   // x mod q for x < 4q (and q < 2^62) or x < q.
   ulong below_q(ulong x) const {
