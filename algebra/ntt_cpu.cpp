@@ -42,7 +42,7 @@ Arithmetic arithmetic_for(ulong p) {
 // for Nmod.
 ulong companion(ulong w, ulong p, Arithmetic arithmetic) {
   switch (arithmetic) {
-    case Arithmetic::Narrow: return (w << 32) / p;
+    case Arithmetic::Narrow: return n_mulmod_precomp_shoup(w, p) >> 32;  // floor(floor(x) / 2^32) = floor(x / 2^32)
     case Arithmetic::Lazy:
     case Arithmetic::Shoup: return n_mulmod_precomp_shoup(w, p);
     case Arithmetic::Nmod: break;
@@ -53,20 +53,26 @@ ulong companion(ulong w, ulong p, Arithmetic arithmetic) {
 // The powers of the last stage come in chunks on several threads, each chunk stepping by a Shoup
 // product from its own first power (one chain of nmod_mul took 43 ms for 2^21 powers); the other
 // stages take every second entry of the stage above.
+// Narrow twiddles carry their companion in their top half (packed_twiddle), Lazy and Shoup ones
+// beside them in pre.
 void fill_stage_twiddles(Words& tw, Words& pre, std::size_t n, ulong w, const nmod_t& mod, Arithmetic arithmetic) {
   const std::size_t half = n / 2;
-  const bool shoup = arithmetic != Arithmetic::Nmod;
+  const bool shoup = arithmetic != Arithmetic::Nmod, packed = arithmetic == Arithmetic::Narrow;
   const ulong p = mod.n, w_pre = shoup ? n_mulmod_precomp_shoup(w, p) : 0;
   parallel_ranges(half, parallel_words / 2, [&](std::size_t begin, std::size_t end) {
     ulong power = nmod_pow_ui(w, begin, mod);
     for (std::size_t j = begin; j < end; j++) {
-      tw[half + j] = power;
-      if (shoup) pre[half + j] = companion(power, p, arithmetic);
+      if (packed)
+        tw[half + j] = power | companion(power, p, arithmetic) << 32;
+      else {
+        tw[half + j] = power;
+        if (shoup) pre[half + j] = companion(power, p, arithmetic);
+      }
       power = shoup ? n_mulmod_shoup(w, power, w_pre, p) : nmod_mul(power, w, mod);
     }
   });
   for (std::size_t k = half; k-- > 1;) tw[k] = tw[2 * k];
-  if (shoup)
+  if (!pre.empty())
     for (std::size_t k = half; k-- > 1;) pre[k] = pre[2 * k];
 }
 
@@ -157,29 +163,31 @@ ulong product32(ulong a, ulong b) {
   return static_cast<ulong>(static_cast<std::uint32_t>(a)) * static_cast<std::uint32_t>(b);
 }
 
-// w y mod p in [0, 2p) for y < 2^32 (Shoup without its last correction): q is floor(w y / p) or one
-// below, so w y - q p lies in [0, 2p) exactly, and w y < 2^62 leaves the 64-bit lanes no wrap.
-ulong lazy_shoup32(ulong y, ulong w, ulong w_pre, ulong p) {
-  const ulong q = product32(w_pre, y) >> 32;
-  return product32(w, y) - product32(q, p);
+// w y mod p in [0, 2p) for y < 2^32 (Shoup without its last correction), the twiddle packed as
+// w + 2^32 floor(w 2^32 / p): q is floor(w y / p) or one below, so w y - q p lies in [0, 2p)
+// exactly, and w y < 2^62 leaves the 64-bit lanes no wrap.
+ulong lazy_shoup32(ulong y, ulong packed_w, ulong p) {
+  const ulong q = product32(packed_w >> 32, y) >> 32;
+  return product32(packed_w, y) - product32(q, p);
 }
 
 // The narrow butterflies, as LazyButterfly (decimation in time, values below 4p) and
-// LazyDifButterfly (in frequency, values below 2p).
+// LazyDifButterfly (in frequency, values below 2p). Their twiddles are packed with their companions
+// (the second argument, read from the same table, goes unused).
 struct NarrowButterfly {
   ulong p;
-  void operator()(ulong& x, ulong& y, ulong w, ulong w_pre) const {
-    const ulong a = std::min(x, x - 2 * p), t = lazy_shoup32(y, w, w_pre, p);  // x - 2p wraps when x < 2p
+  void operator()(ulong& x, ulong& y, ulong w, ulong) const {
+    const ulong a = std::min(x, x - 2 * p), t = lazy_shoup32(y, w, p);  // x - 2p wraps when x < 2p
     x = a + t;
     y = a - t + 2 * p;
   }
 };
 struct NarrowDifButterfly {
   ulong p;
-  void operator()(ulong& x, ulong& y, ulong w, ulong w_pre) const {
+  void operator()(ulong& x, ulong& y, ulong w, ulong) const {
     const ulong sum = x + y, difference = x - y + 2 * p;
     x = std::min(sum, sum - 2 * p);
-    y = lazy_shoup32(difference, w, w_pre, p);
+    y = lazy_shoup32(difference, w, p);
   }
 };
 
@@ -446,7 +454,7 @@ void reduce_from_4p(ulong* a, std::size_t n, ulong p) {
 CpuTransform::CpuTransform(std::size_t n, ulong w, const nmod_t& mod) : n_(n), mod_(mod) {
   const Arithmetic arithmetic = arithmetic_for(mod.n);
   tw_.resize(n);
-  if (arithmetic != Arithmetic::Nmod) pre_.resize(n);
+  if (arithmetic == Arithmetic::Lazy || arithmetic == Arithmetic::Shoup) pre_.resize(n);
   if (n >= 2) fill_stage_twiddles(tw_, pre_, n, w, mod, arithmetic);
 }
 

@@ -33,9 +33,10 @@ void bit_reverse_range(T* a, std::size_t n, std::size_t begin, std::size_t end) 
 // The transforms of length n (a power of two) at the root w of order n mod p, with their twiddle
 // tables built once: a product's two forward transforms share them. Entries below p in and out.
 // The twiddles of every stage lie side by side: the stage of half-length h reads tw[h + j] =
-// w^(j n / 2h), j < h, and its Shoup companion pre[h + j] (none above 2^63). The tables are Words,
-// written only where read (tw[0] never is): zero-filling two fresh arrays of 2^22 words and
-// faulting their pages in took longer than computing them.
+// w^(j n / 2h), j < h, and its Shoup companion pre[h + j] (none above 2^63; below 2^30 packed into
+// the top half of tw[h + j] instead, half the bytes to read). The tables are Words, written only
+// where read (tw[0] never is): zero-filling two fresh arrays of 2^22 words and faulting their pages
+// in took longer than computing them.
 class CpuTransform {
  public:
   CpuTransform(std::size_t n, ulong w, const nmod_t& mod);

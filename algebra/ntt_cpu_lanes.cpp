@@ -48,12 +48,13 @@ CAS_INLINE V product32(V a, V b) {
   return (a & 0xffffffff) * (b & 0xffffffff);
 }
 
-// w y mod p in [0, 2p) for y < 2^32 (Shoup without its last correction): q is floor(w y / p) or one
-// below, so w y - q p lies in [0, 2p) exactly, and w y < 2^62 leaves the lanes no wrap.
+// w y mod p in [0, 2p) for y < 2^32 (Shoup without its last correction), the twiddle packed as
+// w + 2^32 floor(w 2^32 / p): q is floor(w y / p) or one below, so w y - q p lies in [0, 2p)
+// exactly, and w y < 2^62 leaves the lanes no wrap.
 template <class V>
-CAS_INLINE V lazy_shoup32(V y, V w, V w_pre, ulong p) {
-  const V q = product32(w_pre, y) >> 32;
-  return product32(w, y) - product32(q, V{} + p);
+CAS_INLINE V lazy_shoup32(V y, V packed_w, ulong p) {
+  const V q = product32(packed_w >> 32, y) >> 32;
+  return product32(packed_w, y) - product32(q, V{} + p);
 }
 
 // The high word of the 128-bit products a b, lane by lane, from four 32-bit products (no vector
@@ -81,8 +82,8 @@ CAS_INLINE V lazy_shoup(V y, V w, V w_pre, ulong p) {
 // The two lazy products: w y mod p in [0, 2p).
 struct NarrowProduct {  // p < 2^30
   template <class V>
-  CAS_INLINE static V lazy(const V& y, const V& w, const V& w_pre, ulong p) {
-    return lazy_shoup32(y, w, w_pre, p);
+  CAS_INLINE static V lazy(const V& y, const V& w, const V&, ulong p) {
+    return lazy_shoup32(y, w, p);
   }
 };
 
