@@ -1,0 +1,68 @@
+// parallel_ranges on the pool of workers (algebra/parallel.cpp): every index in exactly one range,
+// every range run before the call returns, calls nested three deep and calls from several threads
+// at once (the transforms nest them: quarters on threads, each splitting its stages again).
+#include "algebra/parallel.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <numeric>
+#include <thread>
+#include <vector>
+
+namespace {
+
+// visits[i] counts the ranges that covered i; the ranges are checked to be disjoint and to cover
+// [0, count) once the call returns.
+bool covers_once(std::size_t count, std::size_t grain) {
+  std::vector<std::atomic<int>> visits(count);
+  cas::parallel_ranges(count, grain, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; i++) visits[i]++;
+  });
+  for (auto& v : visits)
+    if (v.load() != 1) return false;
+  return true;
+}
+
+// The sum of 0..count-1, by ranges of ranges of ranges.
+std::size_t nested_sum(std::size_t count) {
+  std::atomic<std::size_t> total{0};
+  cas::parallel_ranges(count, 1, [&](std::size_t begin, std::size_t end) {
+    cas::parallel_ranges(end - begin, 1, [&](std::size_t b, std::size_t e) {
+      cas::parallel_ranges(e - b, 1, [&](std::size_t inner_begin, std::size_t inner_end) {
+        for (std::size_t i = inner_begin; i < inner_end; i++) total += begin + b + i;
+      });
+    });
+  });
+  return total.load();
+}
+
+}  // namespace
+
+TEST_CASE("parallel_ranges covers every index once, whatever the count and grain", "[parallel]") {
+  for (std::size_t count : {0, 1, 2, 3, 7, 16, 17, 1000, 65537})
+    for (std::size_t grain : {0, 1, 3, 100, 1 << 16}) {
+      INFO("count " << count << ", grain " << grain);
+      CHECK(covers_once(count, grain));
+    }
+}
+
+TEST_CASE("parallel_ranges nested three deep finishes with every range run", "[parallel]") {
+  for (std::size_t count : {1, 5, 64, 1000, 100000}) {
+    const std::size_t expected = count * (count - 1) / 2;
+    for (int round = 0; round < 20; round++) REQUIRE(nested_sum(count) == expected);
+  }
+}
+
+TEST_CASE("parallel_ranges called from several threads at once", "[parallel]") {
+  std::vector<std::thread> callers;
+  std::vector<int> right(6, 0);
+  for (std::size_t c = 0; c < right.size(); c++)
+    callers.emplace_back([&, c] {
+      int ok = 1;
+      for (int round = 0; round < 50; round++) ok &= nested_sum(1000 + c) == (1000 + c) * (999 + c) / 2;
+      right[c] = ok;
+    });
+  for (auto& caller : callers) caller.join();
+  CHECK(std::accumulate(right.begin(), right.end(), 0) == static_cast<int>(right.size()));
+}
