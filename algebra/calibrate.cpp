@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <ostream>
 
@@ -45,11 +46,7 @@ ModPoly random_poly(const ModulusPtr& m, slong n, flint_rand_t state) {
   return f;
 }
 
-// Seconds on the CPU and on the GPU for one operation of transform length 2^k.
-struct Timing {
-  size_t length;
-  double cpu, gpu;
-};
+using Timing = EngineTiming;
 
 // `operation` timed with the GPU off, then on (after one warm-up run for twiddles and
 // allocations): the median of `runs` each.
@@ -119,13 +116,6 @@ ulong prime_without_2_adic_roots(ulong from) {
   ulong p = n_nextprime(from + 12345, 1);
   while ((p - 1) % 4 == 0) p = n_nextprime(p, 1);
   return p;
-}
-
-// The smallest measured length from which the GPU wins at every larger measured length.
-size_t crossover(const std::vector<Timing>& timings) {
-  size_t best = SIZE_MAX;
-  for (auto it = timings.rbegin(); it != timings.rend() && it->gpu < it->cpu; ++it) best = it->length;
-  return best;
 }
 
 // Once the GPU has won by this factor at two lengths in a row, longer lengths are not timed:
@@ -209,6 +199,27 @@ void print_rows(std::ostream& log, GpuOperation op, const std::vector<Timing>& t
 
 }  // namespace
 
+size_t crossover_length(const std::vector<EngineTiming>& timings) {
+  // excess(k): the GPU chosen from timings[k] on (k = size: never), k from the largest down so
+  // that a tie keeps the CPU.
+  auto excess = [&](size_t k) {
+    double sum = 0;
+    for (size_t i = 0; i < timings.size(); i++) {
+      const EngineTiming& t = timings[i];
+      sum += (i >= k ? t.gpu : t.cpu) / std::min(t.cpu, t.gpu) - 1;
+    }
+    return sum;
+  };
+  size_t best = timings.size();
+  double least = excess(best);
+  for (size_t k = timings.size(); k-- > 0;)
+    if (const double e = excess(k); e < least) {
+      least = e;
+      best = k;
+    }
+  return best < timings.size() ? timings[best].length : SIZE_MAX;
+}
+
 Crossovers calibrate(std::ostream& log) {
   if (!gpu_usable()) throw DomainError("calibration needs a GPU: " + gpu::describe());
   const GpuMode saved = gpu_mode();
@@ -238,7 +249,7 @@ Crossovers calibrate(std::ostream& log) {
   print_header(log);
   for (const auto& c : cases) {
     std::vector<Timing> timings = measure(c.op, make_modulus(c.p), state);
-    const size_t threshold = crossover(timings);
+    const size_t threshold = crossover_length(timings);
     result.length[static_cast<size_t>(c.op)] = threshold;
     print_rows(log, c.op, timings, threshold);
   }

@@ -1,6 +1,7 @@
 // The engine dispatcher: modes, crossover file, and (on a GPU machine) that
 // products routed to the GPU equal FLINT's, through the algebra layer.
 #include "algebra/arith.hpp"
+#include "algebra/calibrate.hpp"
 #include "algebra/dispatch.hpp"
 #include "algebra/engine.hpp"
 #include "algebra/fourier.hpp"
@@ -472,4 +473,21 @@ TEST_CASE("out of GPU memory, every operation falls back to the CPU with a notic
   CHECK(cas::equal(cas::multiply(a, b), product));
   CHECK(cas::engine_last().rfind("gpu ntt product", 0) == 0);
   CHECK(cas::take_notices().empty());
+}
+
+TEST_CASE("calibration: the crossover that costs least over the measured lengths", "[dispatch][calibrate]") {
+  using T = cas::EngineTiming;
+  // The CPU faster up to 1023, the GPU from 2047: the crossover is 2047.
+  CHECK(cas::crossover_length({{511, 1.0, 2.0}, {1023, 1.0, 1.5}, {2047, 2.0, 1.0}, {4095, 4.0, 1.0}}) == 2047);
+  // The calibration that moved the CRT crossover to 16383 on the H100's host: one disturbed GPU
+  // time at 8191 (1.333 ms) now costs that length alone.
+  const std::vector<T> disturbed = {{1023, 0.168, 0.192}, {2047, 0.408, 0.218}, {4095, 0.679, 0.276},
+                                    {8191, 0.907, 1.333}, {16383, 6.136, 0.610}, {32767, 3.960, 0.329}};
+  CHECK(cas::crossover_length(disturbed) == 2047);
+  // Never faster, or always faster.
+  CHECK(cas::crossover_length({{63, 1.0, 3.0}, {127, 2.0, 5.0}}) == SIZE_MAX);
+  CHECK(cas::crossover_length({{63, 3.0, 1.0}, {127, 5.0, 2.0}}) == 63);
+  CHECK(cas::crossover_length({}) == SIZE_MAX);
+  // A tie keeps the CPU: equal times at 4095.
+  CHECK(cas::crossover_length({{2047, 1.0, 2.0}, {4095, 2.0, 2.0}, {8191, 4.0, 2.0}}) == 8191);
 }
