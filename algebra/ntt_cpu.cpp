@@ -22,10 +22,12 @@ namespace {
 // stage below the top few works on data in the cache. Before, every stage swept the whole array
 // (2^22 words: 22 sweeps over 32 MiB).
 constexpr std::size_t leaf_words = std::size_t{1} << 12;
-// Transforms of fewer words stay on one thread: starting one costs tens of microseconds, and on
-// the 2-core development machine two threads were slower up to 2^17 words (2^16: 1.56 against
-// 1.12 ms), faster from 2^18 (4.4 against 5.0 ms; 2^22: 61 against 104 ms).
-constexpr std::size_t parallel_words = std::size_t{1} << 18;
+// Transforms of fewer words stay on one thread. When every call started its threads (tens of
+// microseconds each), two threads were slower up to 2^17 words on the 2-core development machine;
+// on the pool of workers (parallel.hpp), from 2^16 words they are faster there: modulo a 62-bit
+// prime 2^16 0.50 -> 0.38-0.49 ms, 2^17 1.04-1.10 -> 0.72-0.79, 2^18 1.5-1.7 -> 1.38-1.46 (the
+// passes that reduce below p take this grain too), modulo 998244353 the same or faster.
+constexpr std::size_t parallel_words = std::size_t{1} << 16;
 
 // Harvey's lazy butterflies need 4p < 2^64; FLINT's Shoup products need p < 2^63. Below 2^30 the
 // lazy butterflies fit 32-bit products (4p < 2^32), which vector units do 4 or 8 at a time
