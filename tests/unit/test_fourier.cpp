@@ -189,7 +189,7 @@ TEST_CASE("fft agrees with the DFT by its definition, and ifft inverts it", "[fo
   }
 }
 
-// Around the GPU transform crossovers (1024 for 64-bit p, 4096 below 2^32): on a GPU machine the
+// Around the GPU transform crossovers (1024 for 64-bit p, 8192 below 2^32): on a GPU machine the
 // longer ones run on the GPU (fresh result words, the inverse's 1/n in the engine), elsewhere on
 // the CPU; the same results either way.
 TEST_CASE("ifft(fft(v)) == v above the GPU transform crossover, packed and unpacked", "[fourier][fft]") {
