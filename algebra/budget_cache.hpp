@@ -17,7 +17,8 @@ namespace cas {
 template <class Key, class Value>
 class BudgetCache {
  public:
-  BudgetCache(std::size_t byte_budget, std::size_t max_entries) : byte_budget_(byte_budget), max_entries_(max_entries) {}
+  BudgetCache(std::size_t byte_budget, std::size_t max_entries)
+      : byte_budget_(byte_budget), max_entries_(max_entries) {}
 
   // The value for key: the cached one, else make()'s, kept if it fits the budget (the least
   // recently used values leave to make room). make runs outside the lock, so two threads may both

@@ -55,8 +55,8 @@ ulong companion(ulong w, ulong p, Arithmetic arithmetic) {
 // The powers of the last stage come in chunks on several threads, each chunk stepping by a Shoup
 // product from its own first power (one chain of nmod_mul took 43 ms for 2^21 powers); the other
 // stages take every second entry of the stage above.
-// Narrow twiddles carry their companion in their top half (packed_twiddle), Lazy and Shoup ones
-// beside them in pre.
+// Narrow twiddles carry their companion in their top half (lazy_shoup32 takes them so), Lazy and
+// Shoup ones beside them in pre.
 void fill_stage_twiddles(Words& tw, Words& pre, std::size_t n, ulong w, const nmod_t& mod, Arithmetic arithmetic) {
   const std::size_t half = n / 2;
   const bool shoup = arithmetic != Arithmetic::Nmod, packed = arithmetic == Arithmetic::Narrow;

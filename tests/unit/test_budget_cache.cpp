@@ -96,7 +96,7 @@ TEST_CASE("budget cache: threads asking for the same keys share what is cached",
   for (int t = 0; t < 8; t++)
     threads.emplace_back([&, t] {
       for (int round = 0; round < 200; round++)
-        seen[t] = cache.get(round % 4, [&] { return std::make_shared<const Blob>(Blob{static_cast<std::size_t>(10)}); });
+        seen[t] = cache.get(round % 4, [] { return std::make_shared<const Blob>(Blob{10}); });
     });
   for (auto& thread : threads) thread.join();
   CHECK(cache.size() == 4);
