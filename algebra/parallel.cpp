@@ -1,6 +1,9 @@
 #include "parallel.hpp"
 
+#include <pthread.h>
+
 #include <condition_variable>
+#include <csignal>
 #include <mutex>
 #include <system_error>
 
@@ -23,12 +26,18 @@ struct Job {
 // so the tasks of a nested call come before those of the call around it.
 class Pool {
  public:
+  // The workers start with every signal blocked (they inherit the mask): Ctrl-C must reach the
+  // thread that reads the REPL's input, whose pending read it interrupts (repl.cpp).
   Pool() {
+    sigset_t all, saved;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &saved);
     try {
       for (std::size_t i = 1; i < core_count(); i++) workers_.emplace_back([this] { work(); });
     } catch (const std::system_error&) {
       // out of threads: fewer workers, and the callers take the tasks left over
     }
+    pthread_sigmask(SIG_SETMASK, &saved, nullptr);
     for (std::thread& worker : workers_) worker.detach();
   }
 

@@ -4,8 +4,12 @@
 #include "algebra/parallel.hpp"
 
 #include <catch2/catch.hpp>
+#include <pthread.h>
 
 #include <atomic>
+#include <chrono>
+#include <csignal>
+#include <mutex>
 #include <numeric>
 #include <thread>
 #include <vector>
@@ -65,4 +69,21 @@ TEST_CASE("parallel_ranges called from several threads at once", "[parallel]") {
     });
   for (auto& caller : callers) caller.join();
   CHECK(std::accumulate(right.begin(), right.end(), 0) == static_cast<int>(right.size()));
+}
+
+TEST_CASE("the pool's workers block signals: Ctrl-C reaches the thread that reads the REPL", "[parallel]") {
+  const std::thread::id caller = std::this_thread::get_id();
+  std::mutex lock;
+  int on_workers = 0, blocking = 0;
+  cas::parallel_ranges(cas::core_count(), 1, [&](std::size_t, std::size_t) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // so that the workers take ranges
+    if (std::this_thread::get_id() == caller) return;
+    sigset_t mask;
+    pthread_sigmask(SIG_BLOCK, nullptr, &mask);
+    const std::lock_guard<std::mutex> hold(lock);
+    on_workers++;
+    blocking += sigismember(&mask, SIGINT) == 1;
+  });
+  if (cas::core_count() > 1) CHECK(on_workers > 0);
+  CHECK(blocking == on_workers);
 }
