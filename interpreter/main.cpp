@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstring>
 #include <iostream>
 #include <sstream>
@@ -177,13 +178,27 @@ int main(int argc, char** argv) {
   pthread_attr_init(&attr);
   pthread_attr_setstacksize(&attr, size_t{1} << 30);
   pthread_t thread;
+  // Ctrl-C must reach the interpreter's thread: in the REPL it interrupts that thread's pending
+  // read (repl.cpp). This thread only waits, so it blocks SIGINT before the other starts, and the
+  // other unblocks it (the kernel gives the signal to a thread that does not block it).
+  sigset_t interrupt;
+  sigemptyset(&interrupt);
+  sigaddset(&interrupt, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &interrupt, nullptr);
   auto body = [](void* p) -> void* {
+    sigset_t interrupt;
+    sigemptyset(&interrupt);
+    sigaddset(&interrupt, SIGINT);
+    pthread_sigmask(SIG_UNBLOCK, &interrupt, nullptr);
     auto* a = static_cast<MainArgs*>(p);
     a->status = cas_main(a->argc, a->argv);
     flint_cleanup();  // FLINT's per-thread caches, which die with this thread
     return nullptr;
   };
-  if (pthread_create(&thread, &attr, body, &args) != 0) return cas_main(argc, argv);
+  if (pthread_create(&thread, &attr, body, &args) != 0) {
+    pthread_sigmask(SIG_UNBLOCK, &interrupt, nullptr);
+    return cas_main(argc, argv);
+  }
   pthread_join(thread, nullptr);
   std::cout.flush();
   return args.status;

@@ -250,6 +250,12 @@ void Session::run_entry(const std::string& text) {
   interp_.locals = nullptr;
   interp_.depth = 0;
   interrupt_requested = false;
+  // A Ctrl-C that interrupted a write to the terminal left the streams failed; the next entry
+  // prints again.
+  std::cout.clear();
+  std::cerr.clear();
+  clearerr(stdout);
+  clearerr(stderr);
 }
 
 // True when the text so far cannot be complete: it ends inside a block, a
