@@ -8,6 +8,7 @@
 #include "report.hpp"
 
 #include <editline/readline.h>
+#include <pthread.h>
 
 #include <algorithm>
 #include <chrono>
@@ -78,7 +79,15 @@ void write_to_stderr(const char* text) {  // async-signal-safe
   (void)ignored;
 }
 
+pthread_t repl_thread;  // the thread that reads the input (install_interrupt_handler)
+
 void on_interrupt(int) {
+  // Any thread that does not block SIGINT may get it (the GPU runtime's among them): pass it to
+  // the REPL's, whose pending read it must interrupt.
+  if (!pthread_equal(pthread_self(), repl_thread)) {
+    pthread_kill(repl_thread, SIGINT);
+    return;
+  }
   switch (interrupt_response(statement_running, interrupt_requested, presses_waiting)) {
     case InterruptResponse::request_stop:
       presses_waiting = 0;
@@ -109,6 +118,7 @@ class RunningStatement {
 };
 
 void install_interrupt_handler() {
+  repl_thread = pthread_self();
   struct sigaction action {};
   action.sa_handler = on_interrupt;
   sigemptyset(&action.sa_mask);
