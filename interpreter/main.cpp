@@ -161,6 +161,13 @@ int cas_main(int argc, char** argv) {
   return cas::run_repl(interp, repl);
 }
 
+sigset_t just_sigint() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  return set;
+}
+
 struct MainArgs {
   int argc;
   char** argv;
@@ -181,14 +188,10 @@ int main(int argc, char** argv) {
   // Ctrl-C must reach the interpreter's thread: in the REPL it interrupts that thread's pending
   // read (repl.cpp). This thread only waits, so it blocks SIGINT before the other starts, and the
   // other unblocks it (the kernel gives the signal to a thread that does not block it).
-  sigset_t interrupt;
-  sigemptyset(&interrupt);
-  sigaddset(&interrupt, SIGINT);
+  const sigset_t interrupt = just_sigint();
   pthread_sigmask(SIG_BLOCK, &interrupt, nullptr);
   auto body = [](void* p) -> void* {
-    sigset_t interrupt;
-    sigemptyset(&interrupt);
-    sigaddset(&interrupt, SIGINT);
+    const sigset_t interrupt = just_sigint();
     pthread_sigmask(SIG_UNBLOCK, &interrupt, nullptr);
     auto* a = static_cast<MainArgs*>(p);
     a->status = cas_main(a->argc, a->argv);
