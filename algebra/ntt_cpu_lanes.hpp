@@ -14,8 +14,8 @@ namespace cas::lanes {
 // (x + w y, x - w y) on values below 4p, in frequency (x, y) -> (x + y, (x - y) w) on values below
 // 2p.
 //   Narrow: p < 2^30, values below 4p < 2^32, each twiddle packed with its companion as
-//     w + 2^32 floor(w 2^32 / p) (pre is not read: pass tw); 32-bit products in 64-bit lanes
-//     (vpmuludq, which reads the low halves only).
+//     w + 2^32 floor(w 2^32 / p) (pre, which CpuTransform points at tw, goes unused); 32-bit
+//     products in 64-bit lanes (vpmuludq, which reads the low halves only).
 //   Lazy: p < 2^62, companions floor(w 2^64 / p); the high halves of the 64-bit products come from
 //     four 32-bit products a lane.
 enum class Kind { NarrowDit, NarrowDif, LazyDit, LazyDif };
