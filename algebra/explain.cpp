@@ -89,9 +89,12 @@ std::string convolution_by_fft(const EngineNote& n, bool negacyclic) {
 
 std::string convolution_by_product(const EngineNote& n, bool negacyclic) {
   const OperationDetail& d = n.detail;
+  const bool over_z = !d.modulus && !d.modulus_bits;
   return std::string(negacyclic ? "negacyclic" : "cyclic") + " convolution of length " + number(d.length1) +
          " over " + ring(d) + " by one polynomial product folded modulo " + (negacyclic ? "x^n + 1" : "x^n - 1") +
-         " (no FFT: the length is no power of two, Z/pZ lacks the root of unity, or the GPU takes the product)";
+         (over_z ? " (a product in Z[x]: FLINT's, or past the crossover the GPU's through several primes)"
+                 : " (no FFT: the length is no power of two, Z/pZ lacks the root of unity, or the GPU takes the "
+                   "product)");
 }
 
 std::string chinese_remainder(const EngineNote& n) {

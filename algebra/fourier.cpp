@@ -484,6 +484,48 @@ Value convolve_residues(Residues x, Residues y, const ModulusPtr& m, bool negacy
   return convolve_by_product(x, y, m, negacyclic);
 }
 
+// The entries of an integer vector as the coefficients of a polynomial in Z[x].
+ZPoly integer_polynomial(const std::vector<Value>& items, const char* what) {
+  ZPoly f;
+  fmpz_poly_fit_length(f.get(), static_cast<slong>(items.size()));
+  for (size_t i = 0; i < items.size(); i++) {
+    const Value& e = items[i];
+    if (!e.is(Kind::Int))
+      throw DomainError(std::string(what) + ": the entries must be integers, or elements of one Z/pZ, not " +
+                        describe(e));
+    fmpz_set(f.get()->coeffs + i, e.as_int());
+  }
+  _fmpz_poly_set_length(f.get(), static_cast<slong>(items.size()));
+  _fmpz_poly_normalise(f.get());
+  return f;
+}
+
+// Over Z: one product in Z[x] (the dispatcher sends a long one to the GPU's multi-prime product),
+// folded modulo x^n -+ 1.
+Value convolve_integers(const Value& a, const Value& b, bool negacyclic, const char* what) {
+  const std::vector<Value>&x = entries(a, what), &y = entries(b, what);
+  const size_t n = x.size();
+  const ZPoly fx = integer_polynomial(x, what), fy = integer_polynomial(y, what);
+  if (y.size() != n)
+    throw DomainError(std::string(what) + ": the vectors must have one length, not " + std::to_string(n) + " and " +
+                      std::to_string(y.size()));
+  OperationDetail detail;
+  detail.length1 = n;
+  engine_explain(negacyclic ? "negacyclic convolution by product" : "cyclic convolution by product",
+                 static_cast<double>(n), detail);
+  const ZPoly product = multiply(fx, fy);
+  std::vector<Value> c(n, Value::integer(slong{0}));
+  for (slong k = 0; k < product.length(); k++) {
+    const size_t i = static_cast<size_t>(k);
+    fmpz* slot = c[i % n].int_mut();
+    if (negacyclic && i >= n)
+      fmpz_sub(slot, slot, product.coeff(k));
+    else
+      fmpz_add(slot, slot, product.coeff(k));
+  }
+  return Value::vec(std::move(c));
+}
+
 }  // namespace
 
 Value convolve(const Value& a, const Value& b, bool negacyclic) {
@@ -496,8 +538,7 @@ Value convolve(const Value& a, const Value& b, bool negacyclic) {
   }
   ModulusPtr m = common_modulus(a);
   if (!m) m = common_modulus(b);
-  if (!m)
-    throw DomainError(std::string(what) + ": the vectors must be over Z/pZ (write v mod p), not over the integers");
+  if (!m) return convolve_integers(a, b, negacyclic, what);
   if (m->word_size()) {
     InputWords x = input_words(a, m, what);  // a's entries are checked before b's
     return convolve_residues(std::move(x), input_words(b, m, what), m, negacyclic, what);

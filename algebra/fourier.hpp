@@ -32,7 +32,8 @@ Value residue_vector(const std::vector<Fmpz>& residues, const ModulusPtr& m);
 Value fft(const Value& v, const Value& w);
 // The inverse: fft with w^-1, scaled by 1/n.
 Value ifft(const Value& v, const Value& w);
-// Cyclic (x^n - 1) or negacyclic (x^n + 1) convolution of two vectors of one length over Z/pZ.
+// Cyclic (x^n - 1) or negacyclic (x^n + 1) convolution of two vectors of one length over Z/pZ,
+// or over Z when neither has an element of a Z/pZ.
 Value convolve(const Value& a, const Value& b, bool negacyclic);
 
 }  // namespace cas

@@ -69,6 +69,9 @@ TEST_CASE("explain: convolutions, cyclic and negacyclic", "[explain]") {
              Catch::Contains("psi = 9 of order 2n"));
   CHECK_THAT(explained(s, "convolve([1, 2, 3] mod 17, [4, 5, 6] mod 17)"),
              Catch::Contains("by one polynomial product folded modulo x^n - 1"));
+  CHECK_THAT(explained(s, "negaconvolve([1, 2, 3], [4, 5, 6])"),
+             Catch::Contains("negacyclic convolution of length 3 over Z by one polynomial product folded modulo "
+                             "x^n + 1 (a product in Z[x]"));
 }
 
 TEST_CASE("explain: products and powers name FLINT's algorithm and the modulus", "[explain]") {

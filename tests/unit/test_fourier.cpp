@@ -276,6 +276,94 @@ TEST_CASE("long convolutions by one product fold like FLINT's", "[fourier][convo
   }
 }
 
+// c_k = sum over i + j = k mod n of a_i b_j, straight from the definition (the sign of a wrapped
+// term flipped when negacyclic).
+std::vector<Fmpz> integer_convolution_by_definition(const std::vector<Fmpz>& a, const std::vector<Fmpz>& b,
+                                                    bool negacyclic) {
+  const size_t n = a.size();
+  std::vector<Fmpz> c(n);
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = 0; j < n; j++) {
+      Fmpz& slot = c[(i + j) % n];
+      if (negacyclic && i + j >= n)
+        fmpz_submul(slot.get(), a[i].get(), b[j].get());
+      else
+        fmpz_addmul(slot.get(), a[i].get(), b[j].get());
+    }
+  return c;
+}
+
+std::vector<Fmpz> random_integers(Random& r, size_t n, ulong max_bits) {
+  std::vector<Fmpz> out(n);
+  for (Fmpz& x : out) fmpz_randtest(x.get(), r.state, 1 + n_randint(r.state, max_bits));
+  return out;
+}
+
+Value integer_vector(const std::vector<Fmpz>& xs) {
+  std::vector<Value> items;
+  for (const Fmpz& x : xs) items.push_back(Value::integer(x.get()));
+  return Value::vec(std::move(items));
+}
+
+std::vector<Fmpz> integers_of(const Value& v) {
+  REQUIRE(v.is(Kind::Vec));
+  std::vector<Fmpz> out;
+  for (const Value& e : v.as_vec()) {
+    REQUIRE(e.is(Kind::Int));
+    out.emplace_back();
+    fmpz_set(out.back().get(), e.as_int());
+  }
+  return out;
+}
+
+// Over Z: one product in Z[x] (FLINT's, or the GPU's through several primes past the crossover),
+// folded; lengths of every kind, entries of either sign up to 300 bits, and zeros.
+TEST_CASE("convolve and negaconvolve over Z agree with the definition", "[fourier][convolve]") {
+  Random r;
+  for (int trial = 0; trial < trials(120); trial++) {
+    const size_t n = trial % 3 ? 1 + n_randint(r.state, 70) : (size_t{1} << n_randint(r.state, 7));
+    const ulong bits = trial % 4 ? 1 + n_randint(r.state, 64) : 300;
+    std::vector<Fmpz> a = random_integers(r, n, bits), b = random_integers(r, n, bits);
+    if (trial % 7 == 0) a.assign(n, Fmpz());
+    INFO("a = " << show_residues(a) << ", b = " << show_residues(b));
+    for (bool negacyclic : {false, true}) {
+      INFO((negacyclic ? "negaconvolve" : "convolve"));
+      const std::vector<Fmpz> expected = integer_convolution_by_definition(a, b, negacyclic);
+      CHECK(equal(integers_of(cas::convolve(integer_vector(a), integer_vector(b), negacyclic)), expected));
+      CHECK(equal(integers_of(cas::convolve(integer_vector(b), integer_vector(a), negacyclic)), expected));
+    }
+  }
+}
+
+// Long enough for the GPU's multi-prime product when one is there (the Z[x] crossover is near
+// 2^11), with the GPU forced on and off: both equal the definition, checked on a sample of indices.
+TEST_CASE("long convolutions over Z fold the product's high half", "[fourier][convolve][gpu]") {
+  Random r;
+  const size_t n = 3000 + n_randint(r.state, 3000);
+  const std::vector<Fmpz> a = random_integers(r, n, 100), b = random_integers(r, n, 100);
+  for (cas::GpuMode mode : {cas::GpuMode::Off, cas::GpuMode::On}) {
+    if (mode == cas::GpuMode::On && cas::test::skipped_without_gpu("long convolutions over Z on the GPU")) continue;
+    ModeGuard guard(mode);
+    for (bool negacyclic : {false, true}) {
+      INFO((negacyclic ? "negaconvolve" : "convolve") << ", n = " << n);
+      const std::vector<Fmpz> c = integers_of(cas::convolve(integer_vector(a), integer_vector(b), negacyclic));
+      REQUIRE(c.size() == n);
+      for (size_t k : {size_t{0}, size_t{1}, n / 2, n - 2, n - 1, size_t(n_randint(r.state, n))}) {
+        INFO("k = " << k);
+        Fmpz expected;
+        for (size_t i = 0; i < n; i++) {
+          const size_t j = (k + n - i) % n;
+          if (negacyclic && i + j >= n)
+            fmpz_submul(expected.get(), a[i].get(), b[j].get());
+          else
+            fmpz_addmul(expected.get(), a[i].get(), b[j].get());
+        }
+        CHECK(fmpz_equal(c[k].get(), expected.get()));
+      }
+    }
+  }
+}
+
 TEST_CASE("the transforms refuse bad lengths, roots and vectors", "[fourier][errors]") {
   const ModulusPtr m17 = cas::make_modulus(17), m5 = cas::make_modulus(5);
   auto mod17 = [&](slong e) {
@@ -306,9 +394,16 @@ TEST_CASE("the transforms refuse bad lengths, roots and vectors", "[fourier][err
   const Value over_z5 = Value::vec({Value::mod(one.get(), m5)});
   CHECK(domain_error([&] { cas::convolve(over_z5, vec17({1}), false); }) ==
         "convolve: the entries must be integers or elements of Z/5Z, not 1 mod 17");
-  const Value integers = Value::vec({Value::integer(slong{1})});
-  CHECK(domain_error([&] { cas::convolve(integers, integers, true); }) ==
-        "negaconvolve: the vectors must be over Z/pZ (write v mod p), not over the integers");
+  const Value integers = Value::vec({Value::integer(slong{1}), Value::integer(slong{2})});
+  const Value with_polynomial = Value::vec({Value::integer(slong{1}), Value::zpoly(cas::ZPoly::x())});
+  CHECK(domain_error([&] { cas::convolve(integers, with_polynomial, true); }) ==
+        "negaconvolve: the entries must be integers, or elements of one Z/pZ, not x");
+  CHECK(domain_error([&] { cas::convolve(with_polynomial, integers, false); }) ==
+        "convolve: the entries must be integers, or elements of one Z/pZ, not x");
+  CHECK(domain_error([&] { cas::convolve(integers, Value::vec({Value::integer(slong{1})}), false); }) ==
+        "convolve: the vectors must have one length, not 2 and 1");
+  CHECK(domain_error([&] { cas::convolve(integers, Value::integer(slong{1}), false); }) ==
+        "convolve: expected a vector, not an integer");
 }
 
 // ---- the builtins through the interpreter -------------------------------------------------
@@ -342,6 +437,11 @@ TEST_CASE("fft, ifft, convolve, negaconvolve as builtins", "[builtins][fourier]"
   CHECK(show("ifft([12, 0, 0, 0, 13, 0, 0, 0] mod 17, 2 mod 17)") == "[1, 2, 1, 2, 1, 2, 1, 2] mod 17");
   CHECK(show("convolve([1, 2, 3] mod 7, [4, 5, 6] mod 7)") == "[3, 3, 0] mod 7");
   CHECK(show("negaconvolve([1, 2, 3] mod 7, [4, 5, 6] mod 7)") == "[5, 2, 0] mod 7");
+  // over Z, the same numbers before reduction mod 7
+  CHECK(show("convolve([1, 2, 3], [4, 5, 6])") == "[31, 31, 28]");
+  CHECK(show("negaconvolve([1, 2, 3], [4, 5, 6])") == "[-23, -5, 28]");
+  CHECK(show("convolve([2^100, -1], [2^100, 1])") == "[1606938044258990275541962092341162602522202993782792835301375, 0]");
+  CHECK(show("convolve([], [])") == "[]");
   Session s;
   auto e = s.error("v = [1, 2, 3] mod 17\nfft(v, 2 mod 17)");
   REQUIRE(e);
