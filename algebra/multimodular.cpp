@@ -1,5 +1,6 @@
 #include "multimodular.hpp"
 
+#include "ceil_log2.hpp"
 #include "error.hpp"
 #include "dispatch.hpp"
 #include "flint_util.hpp"
@@ -44,12 +45,6 @@ CrtMethod fastest_crt_method(size_t prime_count) {
 }
 
 namespace {
-
-unsigned ceil_log2(ulong n) {
-  unsigned k = 0;
-  while ((ulong{1} << k) < n) k++;
-  return k;
-}
 
 // FLINT's product tree over the primes (fmpz_comb_t); one temporary per thread.
 class Comb {

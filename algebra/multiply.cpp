@@ -1,5 +1,6 @@
 #include "multiply.hpp"
 
+#include "ceil_log2.hpp"
 #include "dispatch.hpp"
 #include "engine.hpp"
 #include "modpoly_ops.hpp"
@@ -126,8 +127,8 @@ std::optional<ModPoly> multiply_big_modulus_on_cpu(const ModPoly& a, const ModPo
   const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
   if (a.word() || a.is_zero() || b.is_zero() || length < cpu_crt_crossover_z) return std::nullopt;
   const ulong bound_bits = 2 * fmpz_bits(a.modulus()->value()) +
-                           static_cast<ulong>(FLINT_CLOG2(static_cast<ulong>(std::min(a.length(), b.length()))));
-  if (multimodular_primes(bound_bits, static_cast<unsigned>(FLINT_CLOG2(length))).size() > cpu_crt_most_primes_z)
+                           ceil_log2(static_cast<size_t>(std::min(a.length(), b.length())));
+  if (multimodular_primes(bound_bits, ceil_log2(length)).size() > cpu_crt_most_primes_z)
     return std::nullopt;
   MultimodularPlan plan;
   ModPoly r = multiply_multimodular(a, b, ProductEngine::Cpu, &plan);
@@ -164,7 +165,7 @@ bool wants_gpu(const ModPoly& a, const ModPoly& b, GpuOperation& op) {
 // Whether a product (or power) of this length mod p takes one transform modulo p itself.
 bool one_transform_mod(const ModPoly& a, size_t length) {
   const ulong p = a.modulus()->word();
-  const unsigned log2_length = static_cast<unsigned>(FLINT_CLOG2(length));
+  const unsigned log2_length = ceil_log2(length);
   return p > 2 && log2_length < 64 && (p - 1) % (ulong{1} << log2_length) == 0 && a.modulus()->is_prime();
 }
 

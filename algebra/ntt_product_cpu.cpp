@@ -1,6 +1,7 @@
 #include "ntt_product_cpu.hpp"
 
 #include "budget_cache.hpp"
+#include "ceil_log2.hpp"
 #include "multimodular.hpp"
 #include "ntt_cpu.hpp"
 #include "parallel.hpp"
@@ -31,12 +32,6 @@ constexpr std::size_t parallel_grain = std::size_t{1} << 16;
 constexpr std::size_t side_by_side_from = std::size_t{1} << 13, side_by_side_below = std::size_t{1} << 18;
 
 bool side_by_side(std::size_t n) { return n >= side_by_side_from && n < side_by_side_below; }
-
-unsigned ceil_log2(std::size_t n) {
-  unsigned k = 0;
-  while ((std::size_t{1} << k) < n) k++;
-  return k;
-}
 
 // One transform modulo q: its length n, its plan at a root w of order n (forward, and inverse by
 // inverse_into), with 1/n and its Shoup companion (q < 2^63) for the pointwise step.
