@@ -2,7 +2,7 @@
 # The language-level differential test of the GPU engine: writes a cas script that computes
 # random large operations twice, with gpu("on") and gpu("off"), and stops with an error at the
 # first result that differs. Products in Z/pZ[x] for 15 moduli (NTT primes, CRT primes, composite,
-# above 64 bits), powers, Z[x] and integer products, fft / ifft, convolve / negaconvolve, at
+# above 64 bits), powers, Z[x] and integer products, fft / ifft, convolve / negaconvolve (over Z/pZ and Z), at
 # lengths around the crossovers and transform sizes.
 # Usage: differential-scripts.py SEED COUNT > d.cas; then on the device: cas d.cas
 # (prints "checks COUNT all equal"). Without a GPU both runs take the CPU, which checks the script.
@@ -40,6 +40,9 @@ for k in range(count):
     elif r < 0.92:
         p = random.choice(PRIMES); n = length()
         setup = "fa = coeffs(randpoly(%d, %s)); fb = coeffs(randpoly(%d, %s));" % (n, p, n, p)
+        if random.random() < 0.3:  # over Z: one Z[x] product, folded
+            bits = random.choice([1, 64, 300])
+            setup = "fa = coeffs(randzpoly(%d, %d)); fb = coeffs(randzpoly(%d, %d));" % (n, bits, n, bits)
         op = random.choice(["convolve(fa, fb)", "negaconvolve(fa, fb)"])
     else:
         p = random.choice([q for q in PRIMES if q != "(3 * 1000000007)"])  # // needs an invertible lc
