@@ -484,28 +484,34 @@ Value convolve_residues(Residues x, Residues y, const ModulusPtr& m, bool negacy
   return convolve_by_product(x, y, m, negacyclic);
 }
 
-// The entries of an integer vector as the coefficients of a polynomial in Z[x].
-ZPoly integer_polynomial(const std::vector<Value>& items, const char* what) {
-  ZPoly f;
-  fmpz_poly_fit_length(f.get(), static_cast<slong>(items.size()));
-  for (size_t i = 0; i < items.size(); i++) {
-    const Value& e = items[i];
+void require_integers(const std::vector<Value>& items, const char* what) {
+  for (const Value& e : items)
     if (!e.is(Kind::Int))
       throw DomainError(std::string(what) + ": the entries must be integers, or elements of one Z/pZ, not " +
                         describe(e));
-    fmpz_set(f.get()->coeffs + i, e.as_int());
-  }
+}
+
+// The entries of an integer vector as the coefficients of a polynomial in Z[x], copied on the cores.
+ZPoly integer_polynomial(const std::vector<Value>& items) {
+  ZPoly f;
+  fmpz_poly_fit_length(f.get(), static_cast<slong>(items.size()));
+  fmpz* coeffs = f.get()->coeffs;
+  parallel_ranges(items.size(), size_t{1} << 14, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; i++) fmpz_set(coeffs + i, items[i].as_int());
+  });
   _fmpz_poly_set_length(f.get(), static_cast<slong>(items.size()));
   _fmpz_poly_normalise(f.get());
   return f;
 }
 
 // Over Z: one product in Z[x] (the dispatcher sends a long one to the GPU's multi-prime product),
-// folded modulo x^n -+ 1.
+// folded modulo x^n -+ 1 on the cores. c_i takes the product's coefficient i by a swap (no copy of
+// its limbs), then adds or subtracts coefficient i + n.
 Value convolve_integers(const Value& a, const Value& b, bool negacyclic, const char* what) {
   const std::vector<Value>&x = entries(a, what), &y = entries(b, what);
+  require_integers(x, what);
+  require_integers(y, what);
   const size_t n = x.size();
-  const ZPoly fx = integer_polynomial(x, what), fy = integer_polynomial(y, what);
   if (y.size() != n)
     throw DomainError(std::string(what) + ": the vectors must have one length, not " + std::to_string(n) + " and " +
                       std::to_string(y.size()));
@@ -513,16 +519,21 @@ Value convolve_integers(const Value& a, const Value& b, bool negacyclic, const c
   detail.length1 = n;
   engine_explain(negacyclic ? "negacyclic convolution by product" : "cyclic convolution by product",
                  static_cast<double>(n), detail);
-  const ZPoly product = multiply(fx, fy);
+  ZPoly product = multiply(integer_polynomial(x), integer_polynomial(y));
+  fmpz* p = product.get()->coeffs;
+  const size_t length = static_cast<size_t>(product.length());  // below 2n
   std::vector<Value> c(n, Value::integer(slong{0}));
-  for (slong k = 0; k < product.length(); k++) {
-    const size_t i = static_cast<size_t>(k);
-    fmpz* slot = c[i % n].int_mut();
-    if (negacyclic && i >= n)
-      fmpz_sub(slot, slot, product.coeff(k));
-    else
-      fmpz_add(slot, slot, product.coeff(k));
-  }
+  parallel_ranges(n, size_t{1} << 14, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < std::min(end, length); i++) {
+      fmpz* slot = c[i].int_mut();
+      fmpz_swap(slot, p + i);
+      if (i + n >= length) continue;
+      if (negacyclic)
+        fmpz_sub(slot, slot, p + i + n);
+      else
+        fmpz_add(slot, slot, p + i + n);
+    }
+  });
   return Value::vec(std::move(c));
 }
 
