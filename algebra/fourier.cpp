@@ -501,6 +501,7 @@ ZPoly integer_polynomial(const std::vector<Value>& items) {
   });
   _fmpz_poly_set_length(f.get(), static_cast<slong>(items.size()));
   _fmpz_poly_normalise(f.get());
+  f.mark_made_on_cores();
   return f;
 }
 

@@ -369,6 +369,7 @@ ZPoly zpoly_from_blocks(size_t length, Produce&& produce) {
   ZPoly c;
   fmpz_poly_fit_length(c.get(), static_cast<slong>(length));
   produce(gpu::LimbSink([&c](const gpu::ConstLimbBlock& block) { read_limb_block(c.get()->coeffs, block); }));
+  c.mark_made_on_cores();
   _fmpz_poly_set_length(c.get(), static_cast<slong>(length));
   _fmpz_poly_normalise(c.get());
   return c;
@@ -433,6 +434,7 @@ ZPoly multiply_with_primes(const ZPoly& a, const ZPoly& b, const std::vector<ulo
   }
   fmpz_poly_fit_length(c.get(), static_cast<slong>(length));
   reconstruct_symmetric(c.get()->coeffs, products.data(), length, primes, method);
+  c.mark_made_on_cores();
   _fmpz_poly_set_length(c.get(), static_cast<slong>(length));
   _fmpz_poly_normalise(c.get());
   return c;

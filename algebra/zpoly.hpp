@@ -1,5 +1,7 @@
 #pragma once
 // A polynomial in Z[x]: a value-semantics wrapper over fmpz_poly_t.
+#include "parallel.hpp"
+
 #include <flint/fmpz_poly.h>
 
 #include <utility>
@@ -15,17 +17,22 @@ class ZPoly {
   }
   ZPoly(ZPoly&& o) noexcept {
     fmpz_poly_init(p_);
-    fmpz_poly_swap(p_, o.p_);
+    swap(o);
   }
   ZPoly& operator=(const ZPoly& o) {
     fmpz_poly_set(p_, o.p_);
+    made_on_cores_ = false;
     return *this;
   }
   ZPoly& operator=(ZPoly&& o) noexcept {
-    fmpz_poly_swap(p_, o.p_);
+    swap(o);
     return *this;
   }
-  ~ZPoly() { fmpz_poly_clear(p_); }
+  ~ZPoly() {
+    if (made_on_cores_ && p_->alloc >= slong{1} << 15)
+      zero_on_cores(p_->coeffs, static_cast<std::size_t>(p_->alloc));
+    fmpz_poly_clear(p_);
+  }
 
   static ZPoly x() {
     ZPoly r;
@@ -40,8 +47,22 @@ class ZPoly {
   bool is_zero() const { return length() == 0; }
   const fmpz* coeff(slong i) const { return p_->coeffs + i; }  // i < length()
 
+  // Says that the coefficients were made on the pool's threads (parallel_ranges), so that a long
+  // polynomial frees them there too. FLINT keeps a freed mpz for reuse only on the thread that made
+  // it; any other thread frees its limbs through malloc. Freeing on the cores a product's 2^20
+  // coefficients made there halved the time of f * g on the H100's 16-core host, while freeing
+  // the main thread's own integers there made the next operation allocate them afresh (products
+  // modulo a 101-bit p: 1.6x slower).
+  void mark_made_on_cores() { made_on_cores_ = true; }
+
  private:
+  void swap(ZPoly& o) noexcept {
+    fmpz_poly_swap(p_, o.p_);
+    std::swap(made_on_cores_, o.made_on_cores_);
+  }
+
   fmpz_poly_t p_;
+  bool made_on_cores_ = false;
 };
 
 }  // namespace cas

@@ -4,6 +4,7 @@
 #include "algebra/parallel.hpp"
 
 #include <catch2/catch.hpp>
+#include <flint/fmpz_vec.h>
 #include <pthread.h>
 
 #include <atomic>
@@ -86,4 +87,22 @@ TEST_CASE("the pool's workers block signals: Ctrl-C reaches the thread that read
   });
   if (cas::core_count() > 1) CHECK(on_workers > 0);
   CHECK(blocking == on_workers);
+}
+
+// Multi-limb integers made on several threads (as a CRT reconstruction makes a product's
+// coefficients), small ones between them, all zeroed and freed on the cores.
+TEST_CASE("zero_on_cores zeroes every entry, whichever thread made its integer", "[parallel]") {
+  const std::size_t count = (std::size_t{1} << 16) + 123;
+  fmpz* values = _fmpz_vec_init(static_cast<slong>(count));
+  cas::parallel_ranges(count, 1000, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; i++) {
+      fmpz_set_si(values + i, static_cast<slong>(i) - 7);
+      if (i % 3) fmpz_mul_2exp(values + i, values + i, 64 + i % 200);
+    }
+  });
+  cas::zero_on_cores(values, count);
+  std::size_t nonzero = 0;
+  for (std::size_t i = 0; i < count; i++) nonzero += !fmpz_is_zero(values + i);
+  CHECK(nonzero == 0);
+  _fmpz_vec_clear(values, static_cast<slong>(count));
 }
