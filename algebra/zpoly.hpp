@@ -52,7 +52,7 @@ class ZPoly {
   // it; any other thread frees its limbs through malloc. Freeing on the cores a product's 2^20
   // coefficients made there halved the time of f * g on the H100's 16-core host, while freeing
   // the main thread's own integers there made the next operation allocate them afresh (products
-  // modulo a 101-bit p: 1.6x slower).
+  // modulo a 101-bit p: 1.4-2.0x slower).
   void mark_made_on_cores() { made_on_cores_ = true; }
 
  private:
