@@ -1,6 +1,13 @@
 #include "words.hpp"
 
+#include "guards.hpp"
+
 #include "gpu/host_memory.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <mutex>
+#include <new>
 
 namespace cas {
 
@@ -9,5 +16,66 @@ namespace cas {
 void advise_huge_pages_if_large(void* memory, std::size_t bytes) {
   if (bytes >= gpu::huge_pages_worth_it) gpu::advise_huge_pages(memory, bytes);
 }
+
+namespace {
+
+// Freed large blocks, oldest first, at most `budget` bytes in all.
+class LargeBlocks {
+ public:
+  void* take(std::size_t bytes) {
+    const std::lock_guard<std::mutex> hold(mutex_);
+    const auto found = std::find_if(blocks_.rbegin(), blocks_.rend(), [&](const Block& b) { return b.bytes == bytes; });
+    if (found == blocks_.rend()) return nullptr;
+    void* memory = found->memory;
+    held_ -= bytes;
+    blocks_.erase(std::next(found).base());
+    return memory;
+  }
+
+  void give(void* memory, std::size_t bytes) {
+    std::deque<Block> evicted;
+    {
+      const std::lock_guard<std::mutex> hold(mutex_);
+      blocks_.push_back(Block{memory, bytes});
+      held_ += bytes;
+      while (held_ > budget()) {
+        held_ -= blocks_.front().bytes;
+        evicted.push_back(blocks_.front());
+        blocks_.pop_front();
+      }
+    }
+    for (const Block& b : evicted) ::operator delete(b.memory);
+  }
+
+ private:
+  struct Block {
+    void* memory;
+    std::size_t bytes;
+  };
+  static std::size_t budget() {
+    static const std::size_t bytes =
+        static_cast<std::size_t>(std::min(double(std::size_t(1) << 30), physical_memory_bytes() / 16));
+    return bytes;
+  }
+  std::mutex mutex_;
+  std::deque<Block> blocks_;
+  std::size_t held_ = 0;
+};
+
+LargeBlocks& large_blocks() {
+  static LargeBlocks* const blocks = new LargeBlocks;  // never destroyed: arrays may be freed at exit
+  return *blocks;
+}
+
+}  // namespace
+
+void* allocate_large_words(std::size_t bytes) {
+  if (void* memory = large_blocks().take(bytes)) return memory;
+  void* memory = ::operator new(bytes);
+  advise_huge_pages_if_large(memory, bytes);
+  return memory;
+}
+
+void free_large_words(void* memory, std::size_t bytes) { large_blocks().give(memory, bytes); }
 
 }  // namespace cas

@@ -16,6 +16,14 @@ namespace cas {
 // (gpu/host_memory.hpp; out of line, so that this header does not bring cas::gpu along).
 void advise_huge_pages_if_large(void* memory, std::size_t bytes);
 
+// Memory for arrays of `bytes` >= 4 MiB: a block of the same size that a Words array freed
+// lately, else a fresh one (with the huge-page hint). Freed blocks are kept for reuse, the latest
+// up to min(1 GiB, physical memory / 16): the first touch of fresh memory was a fifth of a Z[x]
+// product's time (THP zeroing of its residue, transform and result arrays, every product).
+void* allocate_large_words(std::size_t bytes);
+void free_large_words(void* memory, std::size_t bytes);
+constexpr std::size_t large_words_from = std::size_t(4) << 20;
+
 // std::allocator, except that a value-initialisation (vector(n), resize(n)) default-initialises:
 // for a word, nothing is written. Copies and explicit values (vector(n, 0)) are as usual.
 // Large arrays ask for transparent huge pages before their first touch: a 2^22-word result of
@@ -31,9 +39,14 @@ struct DefaultInitAllocator : std::allocator<T> {
   DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
 
   T* allocate(std::size_t n) {
-    T* memory = std::allocator<T>::allocate(n);
-    advise_huge_pages_if_large(memory, n * sizeof(T));
-    return memory;
+    if (n * sizeof(T) >= large_words_from) return static_cast<T*>(allocate_large_words(n * sizeof(T)));
+    return std::allocator<T>::allocate(n);
+  }
+  void deallocate(T* memory, std::size_t n) noexcept {
+    if (n * sizeof(T) >= large_words_from)
+      free_large_words(memory, n * sizeof(T));
+    else
+      std::allocator<T>::deallocate(memory, n);
   }
 
   template <class U>
