@@ -32,19 +32,21 @@ class LargeBlocks {
     return memory;
   }
 
-  void give(void* memory, std::size_t bytes) {
-    std::deque<Block> evicted;
-    {
-      const std::lock_guard<std::mutex> hold(mutex_);
+  // Called from a deallocation, so it never throws: a block it cannot keep is freed.
+  void give(void* memory, std::size_t bytes) noexcept {
+    const std::lock_guard<std::mutex> hold(mutex_);
+    try {
       blocks_.push_back(Block{memory, bytes});
-      held_ += bytes;
-      while (held_ > budget()) {
-        held_ -= blocks_.front().bytes;
-        evicted.push_back(blocks_.front());
-        blocks_.pop_front();
-      }
+    } catch (const std::bad_alloc&) {
+      ::operator delete(memory);
+      return;
     }
-    for (const Block& b : evicted) ::operator delete(b.memory);
+    held_ += bytes;
+    while (held_ > budget()) {
+      held_ -= blocks_.front().bytes;
+      ::operator delete(blocks_.front().memory);
+      blocks_.pop_front();
+    }
   }
 
  private:

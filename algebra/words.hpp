@@ -19,7 +19,8 @@ void advise_huge_pages_if_large(void* memory, std::size_t bytes);
 // Memory for arrays of `bytes` >= 4 MiB: a block of the same size that a Words array freed
 // lately, else a fresh one (with the huge-page hint). Freed blocks are kept for reuse, the latest
 // up to min(1 GiB, physical memory / 16): the first touch of fresh memory was a fifth of a Z[x]
-// product's time (THP zeroing of its residue, transform and result arrays, every product).
+// product's time on the development machine (THP zeroing of its residue, transform and result
+// arrays, every product).
 void* allocate_large_words(std::size_t bytes);
 void free_large_words(void* memory, std::size_t bytes);
 constexpr std::size_t large_words_from = std::size_t(4) << 20;
