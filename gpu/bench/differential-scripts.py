@@ -2,8 +2,8 @@
 # The language-level differential test of the GPU engine: writes a cas script that computes
 # random large operations twice, with gpu("on") and gpu("off"), and stops with an error at the
 # first result that differs. Products in Z/pZ[x] for 15 moduli (NTT primes, CRT primes, composite,
-# above 64 bits), powers, Z[x] and integer products, fft / ifft, convolve / negaconvolve (over Z/pZ and Z), at
-# lengths around the crossovers and transform sizes.
+# above 64 bits), powers, Z[x] and integer products, fft / ifft, convolve / negaconvolve (over
+# Z/pZ and Z), at lengths around the crossovers and transform sizes.
 # Usage: differential-scripts.py SEED COUNT > d.cas; then on the device: cas d.cas
 # (prints "checks COUNT all equal"). Without a GPU both runs take the CPU, which checks the script.
 import random, sys
