@@ -4,6 +4,7 @@
 #include "engine.hpp"
 #include "error.hpp"
 #include "format.hpp"
+#include "integer_vectors.hpp"
 #include "modpoly_ops.hpp"
 #include "multiply.hpp"
 #include "ntt_cpu.hpp"
@@ -491,23 +492,9 @@ void require_integers(const std::vector<Value>& items, const char* what) {
                         describe(e));
 }
 
-// The entries of an integer vector as the coefficients of a polynomial in Z[x], copied on the cores.
-ZPoly integer_polynomial(const std::vector<Value>& items) {
-  ZPoly f;
-  fmpz_poly_fit_length(f.get(), static_cast<slong>(items.size()));
-  fmpz* coeffs = f.get()->coeffs;
-  parallel_ranges(items.size(), size_t{1} << 14, [&](size_t begin, size_t end) {
-    for (size_t i = begin; i < end; i++) fmpz_set(coeffs + i, items[i].as_int());
-  });
-  _fmpz_poly_set_length(f.get(), static_cast<slong>(items.size()));
-  _fmpz_poly_normalise(f.get());
-  f.mark_made_on_cores();
-  return f;
-}
-
 // Over Z: one product in Z[x] (the dispatcher sends a long one to the GPU's multi-prime product),
 // folded modulo x^n -+ 1 on the cores. c_i takes the product's coefficient i by a swap (no copy of
-// its limbs), then adds or subtracts coefficient i + n.
+// its limbs), then adds or subtracts coefficient i + n; its integers are freed on the cores too.
 Value convolve_integers(const Value& a, const Value& b, bool negacyclic, const char* what) {
   const std::vector<Value>&x = entries(a, what), &y = entries(b, what);
   require_integers(x, what);
@@ -523,7 +510,9 @@ Value convolve_integers(const Value& a, const Value& b, bool negacyclic, const c
   ZPoly product = multiply(integer_polynomial(x), integer_polynomial(y));
   fmpz* p = product.get()->coeffs;
   const size_t length = static_cast<size_t>(product.length());  // below 2n
-  std::vector<Value> c(n, Value::integer(slong{0}));
+  std::vector<Value> c;
+  reserve_values(c, n);
+  c.resize(n, Value::integer(slong{0}));
   parallel_ranges(n, size_t{1} << 14, [&](size_t begin, size_t end) {
     for (size_t i = begin; i < std::min(end, length); i++) {
       fmpz* slot = c[i].int_mut();
@@ -535,7 +524,7 @@ Value convolve_integers(const Value& a, const Value& b, bool negacyclic, const c
         fmpz_add(slot, slot, p + i + n);
     }
   });
-  return Value::vec(std::move(c));
+  return Value::vec_made_on_cores(std::move(c));
 }
 
 }  // namespace

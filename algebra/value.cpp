@@ -1,6 +1,7 @@
 #include "value.hpp"
 
 #include "error.hpp"
+#include "parallel.hpp"
 
 namespace cas {
 
@@ -92,6 +93,13 @@ Value Value::vec(std::vector<Value> items) {
   return v;
 }
 
+Value Value::vec_made_on_cores(std::vector<Value> items) {
+  Value v;
+  v.kind_ = Kind::Vec;
+  v.obj_ = std::make_shared<VecObject>(std::move(items), true);
+  return v;
+}
+
 Value Value::residue_words(const ModulusPtr& m, Words words) {
   if (words.empty()) return vec({});  // no modulus to show: [] like any empty vector
   Value v;
@@ -135,7 +143,22 @@ std::vector<Value>& Value::vec_mut() {
   return const_cast<VecObject&>(vec_object()).items_mut();
 }
 
-VecObject::VecObject(std::vector<Value> items) : items_(std::move(items)), unpacked_(true) {}
+VecObject::VecObject(std::vector<Value> items, bool made_on_cores)
+    : items_(std::move(items)), unpacked_(true), made_on_cores_(made_on_cores) {}
+
+namespace {
+// Frees the integer entries on the cores; the vector's own destructor then finds only small ones.
+void free_integers_on_cores(std::vector<Value>& items) {
+  parallel_ranges(items.size(), size_t{1} << 14, [&items](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; i++)
+      if (items[i].is(Kind::Int)) items[i] = Value();
+  });
+}
+}  // namespace
+
+VecObject::~VecObject() {
+  if (made_on_cores_ && items_.size() >= size_t{1} << 15) free_integers_on_cores(items_);
+}
 
 VecObject::VecObject(PackedResidues packed) : packed_(std::move(packed)), unpacked_(false) {}
 

@@ -46,8 +46,13 @@ struct PackedResidues {
 // that reads items() sees an ordinary vector.
 class VecObject final : public Object {
  public:
-  explicit VecObject(std::vector<Value> items);
+  // made_on_cores: the entries' integers were made on the pool's threads (parallel_ranges), so a
+  // long vector frees them there too, as ZPoly::mark_made_on_cores says why.
+  explicit VecObject(std::vector<Value> items, bool made_on_cores = false);
   explicit VecObject(PackedResidues packed);
+  ~VecObject() override;
+  VecObject(const VecObject&) = delete;
+  VecObject& operator=(const VecObject&) = delete;
 
   size_t size() const;
   // The words, while the entries are the packed residues; null otherwise.
@@ -64,6 +69,7 @@ class VecObject final : public Object {
   mutable std::vector<Value> items_;
   mutable std::atomic<bool> unpacked_;
   mutable std::mutex unpacking_;
+  bool made_on_cores_ = false;
 };
 struct RealObject final : Object {
   double value;
@@ -117,6 +123,8 @@ class Value {
   static Value zpoly(ZPoly p);
   static Value modpoly(ModPoly p);
   static Value vec(std::vector<Value> items);
+  // A vector whose integer entries were made on the pool's threads (see VecObject).
+  static Value vec_made_on_cores(std::vector<Value> items);
   // The vector of the elements of Z/pZ (p = m, word-size) with these reduced residues, held packed.
   static Value residue_words(const ModulusPtr& m, Words words);
   static Value str(std::string s);

@@ -3,6 +3,7 @@
 // random polynomials (randpoly, randzpoly, seed). gcd, lcm, xgcd, factor,
 // powmod and crt serve integers and polynomials: builtins_integer.cpp.
 #include "algebra/guards.hpp"
+#include "algebra/integer_vectors.hpp"
 #include "algebra/modpoly_ops.hpp"
 #include "algebra/parallel.hpp"
 #include "algebra/vector_words.hpp"
@@ -72,19 +73,19 @@ Value builtin_coeffs(CallContext& c) {
   if (m && m->word_size())  // a polynomial argument is read in place, a constant made one
     return c.args[0].is(Kind::ModPoly) ? coefficient_words(c.args[0].as_modpoly(), m)
                                        : coefficient_words(modpoly_arg(c, 0, m), m);
+  if (!m) {  // a polynomial argument is read in place, a constant made one
+    const bool polynomial = c.args[0].is(Kind::ZPoly);
+    const ZPoly constant = polynomial ? ZPoly() : zpoly_arg(c, 0);
+    const ZPoly& f = polynomial ? c.args[0].as_zpoly() : constant;
+    return integer_vector(f.get()->coeffs, static_cast<size_t>(f.length()));
+  }
   std::vector<Value> out;
   Fmpz coefficient;
-  if (m) {
-    ModPoly f = modpoly_arg(c, 0, m);
-    out.reserve(f.length());
-    for (slong i = 0; i < f.length(); i++) {
-      f.coeff(coefficient.get(), i);
-      out.push_back(mod_value(coefficient.get(), m));
-    }
-  } else {
-    ZPoly f = zpoly_arg(c, 0);
-    out.reserve(f.length());
-    for (slong i = 0; i < f.length(); i++) out.push_back(Value::integer(f.coeff(i)));
+  ModPoly f = modpoly_arg(c, 0, m);
+  out.reserve(f.length());
+  for (slong i = 0; i < f.length(); i++) {
+    f.coeff(coefficient.get(), i);
+    out.push_back(mod_value(coefficient.get(), m));
   }
   return Value::vec(std::move(out));
 }
@@ -134,10 +135,7 @@ Value builtin_poly(CallContext& c) {
     }
     return Value::modpoly(std::move(f));
   }
-  ZPoly f;
-  fmpz_poly_fit_length(f.get(), static_cast<slong>(v.size()));
-  for (size_t i = v.size(); i-- > 0;) fmpz_poly_set_coeff_fmpz(f.get(), static_cast<slong>(i), v[i].as_int());
-  return Value::zpoly(std::move(f));
+  return Value::zpoly(integer_polynomial(v));
 }
 
 Value builtin_lc(CallContext& c) {

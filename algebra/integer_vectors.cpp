@@ -1,0 +1,33 @@
+#include "integer_vectors.hpp"
+
+#include "parallel.hpp"
+
+namespace cas {
+
+// Below this many entries a range is not worth a task.
+constexpr std::size_t conversion_grain = std::size_t{1} << 14;
+
+ZPoly integer_polynomial(const std::vector<Value>& items) {
+  ZPoly f;
+  fmpz_poly_fit_length(f.get(), static_cast<slong>(items.size()));
+  fmpz* coeffs = f.get()->coeffs;
+  parallel_ranges(items.size(), conversion_grain, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; i++) fmpz_set(coeffs + i, items[i].as_int());
+  });
+  _fmpz_poly_set_length(f.get(), static_cast<slong>(items.size()));
+  _fmpz_poly_normalise(f.get());
+  f.mark_made_on_cores();
+  return f;
+}
+
+Value integer_vector(const fmpz* values, std::size_t count) {
+  std::vector<Value> items;
+  reserve_values(items, count);
+  items.resize(count);
+  parallel_ranges(count, conversion_grain, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; i++) items[i] = Value::integer(values + i);
+  });
+  return Value::vec_made_on_cores(std::move(items));
+}
+
+}  // namespace cas

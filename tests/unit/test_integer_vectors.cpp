@@ -1,0 +1,92 @@
+// Integer vectors to and from Z[x] on the cores (algebra/integer_vectors.hpp), and vectors whose
+// integers are freed on the cores (Value::vec_made_on_cores), against serial FLINT.
+#include "algebra/integer_vectors.hpp"
+#include "flint_support.hpp"
+
+#include <flint/fmpz_poly.h>
+
+namespace {
+
+using cas::Fmpz;
+using cas::Kind;
+using cas::Value;
+
+// Long enough for several ranges on any machine with two cores or more, and above the length from
+// which a vector made on the cores is freed there.
+constexpr size_t long_length = (size_t{1} << 15) + 3;
+
+// Random integers of every size from 0 to 300 bits, signed, with runs of zeros at the end.
+std::vector<Fmpz> random_integers(cas::test::FreshRandom& r, size_t n) {
+  std::vector<Fmpz> v(n);
+  for (size_t i = 0; i < n; i++) {
+    if (n > 8 && i >= n - 3) break;  // trailing zeros: the polynomial is shorter than the vector
+    fmpz_randtest(v[i].get(), r.state(), static_cast<slong>(n_randint(r.state(), 301)));
+  }
+  return v;
+}
+
+std::vector<Value> values_of(const std::vector<Fmpz>& v) {
+  std::vector<Value> out;
+  for (const Fmpz& e : v) out.push_back(Value::integer(e.get()));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("integer_polynomial equals the polynomial set coefficient by coefficient", "[integer_vectors]") {
+  cas::test::FreshRandom r;
+  INFO("seed " << r.seed);
+  for (size_t n : {size_t{0}, size_t{1}, size_t{5}, size_t{40}, long_length}) {
+    const std::vector<Fmpz> entries = random_integers(r, n);
+    cas::ZPoly expected;
+    for (size_t i = 0; i < n; i++) fmpz_poly_set_coeff_fmpz(expected.get(), static_cast<slong>(i), entries[i].get());
+    const cas::ZPoly f = cas::integer_polynomial(values_of(entries));
+    INFO("n = " << n);
+    CHECK(fmpz_poly_equal(f.get(), expected.get()));
+    CHECK(f.length() == expected.length());  // normalised: no zero leading coefficient
+  }
+}
+
+TEST_CASE("integer_vector holds the integers it was given", "[integer_vectors]") {
+  cas::test::FreshRandom r;
+  INFO("seed " << r.seed);
+  for (size_t n : {size_t{0}, size_t{1}, size_t{7}, long_length}) {
+    const std::vector<Fmpz> entries = random_integers(r, n);
+    std::vector<fmpz> raw(n);
+    for (size_t i = 0; i < n; i++) raw[i] = *entries[i].get();  // views, not copies: not cleared
+    const Value v = cas::integer_vector(raw.data(), n);
+    REQUIRE(v.is(Kind::Vec));
+    REQUIRE(v.vec_size() == n);
+    size_t wrong = 0;
+    for (size_t i = 0; i < n; i++)
+      if (!v.as_vec()[i].is(Kind::Int) || !fmpz_equal(v.as_vec()[i].as_int(), entries[i].get())) wrong++;
+    INFO("n = " << n);
+    CHECK(wrong == 0);
+  }
+}
+
+TEST_CASE("a vector made on the cores keeps its entries for its copies and frees any kind of entry",
+          "[integer_vectors]") {
+  cas::test::FreshRandom r;
+  INFO("seed " << r.seed);
+  const std::vector<Fmpz> entries = random_integers(r, long_length);
+  std::vector<fmpz> raw(long_length);
+  for (size_t i = 0; i < long_length; i++) raw[i] = *entries[i].get();
+  Value v = cas::integer_vector(raw.data(), long_length);
+  Value copy = v;
+  v = Value();  // the copy shares the entries: nothing is freed yet
+  size_t wrong = 0;
+  for (size_t i = 0; i < long_length; i++)
+    if (!fmpz_equal(copy.as_vec()[i].as_int(), entries[i].get())) wrong++;
+  CHECK(wrong == 0);
+  // Written in place (the copy is the only owner): entries of other kinds, freed with the rest.
+  std::vector<Value>& items = copy.vec_mut();
+  items[0] = Value::zpoly(cas::ZPoly::x());
+  items[1] = Value::vec({Value::integer(slong{2})});
+  Fmpz big;
+  fmpz_set_ui(big.get(), 3);
+  fmpz_pow_ui(big.get(), big.get(), 200);
+  items[2] = Value::integer(big.get());
+  CHECK(fmpz_equal(copy.as_vec()[2].as_int(), big.get()));
+  copy = Value();  // under ASan: no leak, no double free
+}
