@@ -492,6 +492,15 @@ void require_integers(const std::vector<Value>& items, const char* what) {
                         describe(e));
 }
 
+// The Z/pZ of v's first entry that is an element of one; null when there is none (or v is not a vector).
+ModulusPtr first_entry_modulus(const Value& v) {
+  if (!v.is(Kind::Vec)) return nullptr;
+  if (const PackedResidues* packed = v.packed_residues()) return packed->modulus;
+  for (const Value& e : v.as_vec())
+    if (e.is(Kind::Mod)) return e.modulus();
+  return nullptr;
+}
+
 // Over Z: one product in Z[x] (the dispatcher sends a long one to the GPU's multi-prime product),
 // folded modulo x^n -+ 1 on the cores. c_i takes the product's coefficient i by a swap (no copy of
 // its limbs), then adds or subtracts coefficient i + n; its integers are freed on the cores too.
@@ -537,8 +546,9 @@ Value convolve(const Value& a, const Value& b, bool negacyclic) {
     const ModulusPtr m = words->first.modulus;
     return convolve_residues(std::move(words->first), std::move(words->second), m, negacyclic, what);
   }
-  ModulusPtr m = common_modulus(a);
-  if (!m) m = common_modulus(b);
+  // The Z/pZ of the first entry that is an element of one, in either vector; integers are taken into it.
+  ModulusPtr m = first_entry_modulus(a);
+  if (!m) m = first_entry_modulus(b);
   if (!m) return convolve_integers(a, b, negacyclic, what);
   if (m->word_size()) {
     InputWords x = input_words(a, m, what);  // a's entries are checked before b's

@@ -26,8 +26,9 @@ void register_fourier_builtins(Registry& r) {
   r.reg("convolve", 2, convolve,
         "convolve(a, b): the cyclic convolution c_k = sum_(i+j = k mod n) a_i b_j of two vectors of one length n "
         "over Z/pZ, i.e. the product of the polynomials modulo x^n - 1; through the FFT when n is a power of two "
-        "and Z/pZ has an n-th root of unity, otherwise by one polynomial product. Over Z (vectors of integers) "
-        "one product in Z[x], exact: convolve([1, 2, 3], [4, 5, 6]) is [31, 31, 28].");
+        "and Z/pZ has an n-th root of unity, otherwise by one polynomial product. Integer entries beside elements "
+        "of Z/pZ are taken into it. Over Z (vectors of integers) one product in Z[x], exact: "
+        "convolve([1, 2, 3], [4, 5, 6]) is [31, 31, 28].");
   r.reg("negaconvolve", 2, negaconvolve,
         "negaconvolve(a, b): the negacyclic convolution of two vectors of one length n over Z/pZ, i.e. the "
         "product of the polynomials modulo x^n + 1 (a wrap-around term changes sign); through the FFT with a "

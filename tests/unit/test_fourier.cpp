@@ -442,7 +442,16 @@ TEST_CASE("fft, ifft, convolve, negaconvolve as builtins", "[builtins][fourier]"
   CHECK(show("negaconvolve([1, 2, 3], [4, 5, 6])") == "[-23, -5, 28]");
   CHECK(show("convolve([2^100, -1], [2^100, 1])") == "[1606938044258990275541962092341162602522202993782792835301375, 0]");
   CHECK(show("convolve([], [])") == "[]");
+  // Integers among the elements of a Z/pZ are taken into it, in either vector and in any place
+  // (as poly and dft do): 1*3 + 2*4 = 11 = 4 and 1*4 + 2*3 = 10 = 3 mod 7.
+  CHECK(show("convolve([1 mod 7, 2], [3 mod 7, 4])") == "[4, 3] mod 7");
+  CHECK(show("convolve([1, 2 mod 7], [3, 4])") == "[4, 3] mod 7");
+  CHECK(show("negaconvolve([1, 2], [3, 4 mod 7])") == "[2, 3] mod 7");  // 3 - 8 = -5 = 2
+  CHECK(show("convolve([1 mod 2^70 + 25, 2], [3 mod 2^70 + 25, 4])") == "[11, 10] mod 1180591620717411303449");
   Session s;
+  auto mixed = s.error("convolve([1 mod 7, 2 mod 5], [1, 2])");
+  REQUIRE(mixed);
+  CHECK(mixed->message() == "convolve: the entries must be integers or elements of Z/7Z, not 2 mod 5");
   auto e = s.error("v = [1, 2, 3] mod 17\nfft(v, 2 mod 17)");
   REQUIRE(e);
   CHECK(e->message() == "fft: the length 3 is not a power of two (use dft for other lengths)");
