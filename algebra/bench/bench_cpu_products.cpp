@@ -2,8 +2,9 @@
 // and the multi-modular Z[x] product through them) against FLINT's nmod_poly_mul and fmpz_poly_mul,
 // both measured in the same run; the results are compared, and the table says where the CPU
 // crossovers of algebra/dispatch.hpp lie on this machine.
-//   cas-bench-cpu [--min K] [--max K] [--seconds S] [--scalar 1]
+//   cas-bench-cpu [--min K] [--max K] [--seconds S] [--scalar 1] [--pool 1]
 // --scalar 1 runs the transforms' scalar butterflies on a machine with AVX-512 (ntt_cpu_lanes.hpp).
+// --pool 1 prints only what one call of parallel_ranges costs (algebra/parallel.hpp).
 // Rows: product length 2^k - 1 (operands of 2^(k-1) coefficients), best of the runs that fit S
 // seconds (at least 3); primes: the CRT primes, or p for one transform modulo p; dispatch: the
 // engine cas picks at that length without a GPU.
@@ -18,6 +19,7 @@
 #include <flint/ulong_extras.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -30,6 +32,7 @@ struct Options {
   int min_log = 8, max_log = 20;
   double seconds = 0.3;
   bool scalar = false;
+  bool pool = false;
 };
 
 Options parse(int argc, char** argv) {
@@ -39,6 +42,7 @@ Options parse(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--max")) o.max_log = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--seconds")) o.seconds = std::atof(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--scalar")) o.scalar = std::atoi(argv[i + 1]) != 0;
+    else if (!std::strcmp(argv[i], "--pool")) o.pool = std::atoi(argv[i + 1]) != 0;
   }
   return o;
 }
@@ -111,6 +115,31 @@ void integer_rows(const Options& o, ulong bits, flint_rand_t state) {
   }
 }
 
+// One call of parallel_ranges over t ranges (at most one a core), each summing 4096 words, against the same sums on the
+// calling thread: the mean of 20000 calls, in microseconds.
+void pool_rows() {
+  constexpr size_t grain = 4096, calls = 20000;
+  std::vector<ulong> words(grain * 64, 1);
+  std::printf("%-6s %14s %14s\n", "ranges", "pool us/call", "serial us");
+  for (size_t tasks : {2, 3, 4, 8, 16, 32}) {
+    if (tasks > cas::core_count()) break;
+    std::atomic<ulong> total{0};
+    auto sum = [&](size_t begin, size_t end) {
+      ulong s = 0;
+      for (size_t i = begin; i < end; i++) s += words[i];
+      total += s;
+    };
+    auto mean_us = [&](auto&& call) {
+      const auto t0 = std::chrono::steady_clock::now();
+      for (size_t c = 0; c < calls; c++) call();
+      return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / calls;
+    };
+    const double pooled = mean_us([&] { cas::parallel_ranges(tasks * grain, grain, sum); });
+    const double serial = mean_us([&] { sum(0, tasks * grain); });
+    std::printf("%-6zu %14.2f %14.2f%s\n", tasks, pooled, serial, total.load() == 2 * calls * tasks * grain ? "" : " WRONG");
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -118,6 +147,11 @@ int main(int argc, char** argv) {
   flint_rand_t state;
   flint_randinit(state);
   cas::lanes::set_enabled(!o.scalar);
+  if (o.pool) {
+    std::printf("# parallel_ranges on %zu cores\n", cas::core_count());
+    pool_rows();
+    return 0;
+  }
   std::printf("# cas's transforms on the CPU (%zu cores, %s butterflies) against FLINT %s (one core); best of >= 3 "
               "runs, ms\n",
               cas::core_count(), cas::lanes::enabled() ? "AVX-512" : "scalar", FLINT_VERSION);
