@@ -516,7 +516,7 @@ Value convolve_integers(const Value& a, const Value& b, bool negacyclic, const c
   detail.length1 = n;
   engine_explain(negacyclic ? "negacyclic convolution by product" : "cyclic convolution by product",
                  static_cast<double>(n), detail);
-  ZPoly product = multiply(integer_polynomial(x), integer_polynomial(y));
+  ZPoly product = multiply(IntegerPolynomialView(x).poly(), IntegerPolynomialView(y).poly());
   fmpz* p = product.get()->coeffs;
   const size_t length = static_cast<size_t>(product.length());  // below 2n
   std::vector<Value> c;

@@ -2,6 +2,8 @@
 
 #include "parallel.hpp"
 
+#include <algorithm>
+
 namespace cas {
 
 // Below this many entries a range is not worth a task.
@@ -18,6 +20,22 @@ ZPoly integer_polynomial(const std::vector<Value>& items) {
   _fmpz_poly_normalise(f.get());
   f.mark_made_on_cores();
   return f;
+}
+
+IntegerPolynomialView::IntegerPolynomialView(const std::vector<Value>& items) {
+  fmpz_poly_fit_length(poly_.get(), static_cast<slong>(items.size()));
+  fmpz* coeffs = poly_.get()->coeffs;
+  parallel_ranges(items.size(), conversion_grain, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; i++) coeffs[i] = *items[i].as_int();
+  });
+  _fmpz_poly_set_length(poly_.get(), static_cast<slong>(items.size()));
+  _fmpz_poly_normalise(poly_.get());
+}
+
+// The shared words are forgotten, not cleared: the vector still owns their integers.
+IntegerPolynomialView::~IntegerPolynomialView() {
+  fmpz_poly_struct* p = poly_.get();
+  std::fill(p->coeffs, p->coeffs + p->alloc, fmpz{0});
 }
 
 Value integer_vector(const fmpz* values, std::size_t count) {

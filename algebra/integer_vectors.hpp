@@ -16,6 +16,23 @@ namespace cas {
 // sum items[i] x^i; every entry must be an integer (Kind::Int).
 ZPoly integer_polynomial(const std::vector<Value>& items);
 
+// The same polynomial sharing the vector's integers, for reading only (FLINT's shallow attachment,
+// as fmpz_poly_attach_truncate): its coefficients are the entries' fmpz words, so no multi-limb
+// integer is copied or freed. Valid while `items` lives unchanged. convolve's two operands of 2^20
+// integers of 64 bits took 17 ms to copy and 13 ms to free on the development machine's two cores.
+class IntegerPolynomialView {
+ public:
+  explicit IntegerPolynomialView(const std::vector<Value>& items);
+  ~IntegerPolynomialView();
+  IntegerPolynomialView(const IntegerPolynomialView&) = delete;
+  IntegerPolynomialView& operator=(const IntegerPolynomialView&) = delete;
+
+  const ZPoly& poly() const { return poly_; }
+
+ private:
+  ZPoly poly_;
+};
+
 // The vector [values[0], ..., values[count - 1]].
 Value integer_vector(const fmpz* values, std::size_t count);
 

@@ -47,6 +47,27 @@ TEST_CASE("integer_polynomial equals the polynomial set coefficient by coefficie
   }
 }
 
+TEST_CASE("an IntegerPolynomialView reads the vector's integers in place and leaves them to it", "[integer_vectors]") {
+  cas::test::FreshRandom r;
+  INFO("seed " << r.seed);
+  for (size_t n : {size_t{0}, size_t{1}, size_t{6}, long_length}) {
+    const std::vector<Fmpz> entries = random_integers(r, n);
+    const std::vector<Value> items = values_of(entries);
+    {
+      const cas::IntegerPolynomialView view(items);
+      const cas::ZPoly copy = cas::integer_polynomial(items);
+      INFO("n = " << n);
+      CHECK(fmpz_poly_equal(view.poly().get(), copy.get()));
+      // shared, not copied: the view's integers are the vector's own
+      if (n > 0 && COEFF_IS_MPZ(*items[0].as_int())) CHECK(view.poly().get()->coeffs[0] == *items[0].as_int());
+    }
+    size_t changed = 0;  // the view is gone; the vector's integers are intact (and ASan sees no double free)
+    for (size_t i = 0; i < n; i++)
+      if (!fmpz_equal(items[i].as_int(), entries[i].get())) changed++;
+    CHECK(changed == 0);
+  }
+}
+
 TEST_CASE("integer_vector holds the integers it was given", "[integer_vectors]") {
   cas::test::FreshRandom r;
   INFO("seed " << r.seed);
