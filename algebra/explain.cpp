@@ -219,6 +219,9 @@ std::string explain_note(const EngineNote& n) {
   } else if (is(n, "flint fmpz_poly_pow")) {
     text = power(n) + ": FLINT fmpz_poly_pow (the binomial theorem for a binomial; otherwise multinomial "
                       "expansion or repeated squaring, by size)";
+  } else if (is(n, "cpu scalar product")) {
+    text = product("product", n) + " by a constant: each coefficient times it, in ranges on the CPU's cores (" +
+           "no transform: a product by a constant costs one pass over the coefficients)";
   } else if (is(n, "gpu ntt product")) {
     text = product("product", n) + " on the GPU: NTTs of both operands modulo one NTT prime, pointwise product, " +
            "inverse NTT (" + gpu_primes(d) + ")";

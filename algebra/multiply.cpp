@@ -6,8 +6,12 @@
 #include "modpoly_ops.hpp"
 #include "multimodular.hpp"
 #include "ntt_product_cpu.hpp"
+#include "parallel.hpp"
 
 #include "gpu/ntt.hpp"
+
+#include <flint/fmpz_vec.h>
+#include <flint/nmod_vec.h>
 
 #include <algorithm>
 #include <optional>
@@ -51,6 +55,47 @@ ModPoly written_modpoly(const ModPoly& a, size_t length, Write&& write) {
   r.nmod()->length = static_cast<slong>(length);
   _nmod_poly_normalise(r.nmod());
   return r;
+}
+
+// ---- products by a constant ------------------------------------------------------------
+// A product by a constant c (an operand of length 1) is c times every coefficient of the other,
+// in ranges on the cores. Sent by its length to a transform (or the GPU), it took 4-25 times as
+// long: on the H100's host, 2^18 coefficients of 64 bits 5.7 ms on the CPU's primes (FLINT's
+// serial scaling 1.1 ms), and 2^20 words modulo 998244353 0.8 ms on the GPU.
+constexpr size_t scaling_grain = size_t{1} << 14;
+
+bool is_constant_product(slong length_a, slong length_b) {
+  return length_a > 0 && length_b > 0 && std::min(length_a, length_b) == 1;
+}
+
+ZPoly scale_on_cores(const ZPoly& f, const fmpz* c) {
+  const slong n = f.length();
+  ZPoly r;
+  fmpz_poly_fit_length(r.get(), n);
+  parallel_ranges(static_cast<size_t>(n), scaling_grain, [&](size_t begin, size_t end) {
+    _fmpz_vec_scalar_mul_fmpz(r.get()->coeffs + begin, f.get()->coeffs + begin, static_cast<slong>(end - begin), c);
+  });
+  _fmpz_poly_set_length(r.get(), n);  // c != 0: over Z no coefficient vanishes
+  r.mark_made_on_cores();
+  engine_note("cpu scalar product", static_cast<double>(n), product_detail(n, 1));
+  return r;
+}
+
+ModPoly scale_on_cores(const ModPoly& f, const ModPoly& constant) {
+  const slong n = f.length();
+  engine_note("cpu scalar product", static_cast<double>(n), product_detail(f, n, 1));
+  if (!f.word()) {  // FLINT's, on one core: its products cost more than the ranges would gain
+    ModPoly r(f.modulus());
+    fmpz_mod_poly_scalar_mul_fmpz(r.big(), f.big(), constant.big()->coeffs, f.modulus()->ctx());
+    return r;
+  }
+  const ulong c = constant.nmod()->coeffs[0];
+  const nmod_t mod = f.modulus()->nmod();
+  return written_modpoly(f, static_cast<size_t>(n), [&](ulong* out) {
+    parallel_ranges(static_cast<size_t>(n), scaling_grain, [&](size_t begin, size_t end) {
+      _nmod_vec_scalar_mul_nmod(out + begin, f.nmod()->coeffs + begin, static_cast<slong>(end - begin), c, mod);
+    });
+  });
 }
 
 // The notice when the GPU could not compute `what` (a product, a power, ...) of this length.
@@ -195,6 +240,8 @@ ModPoly multiply_on_cpu_ntt(const ModPoly& a, const ModPoly& b) {
 }  // namespace
 
 ModPoly multiply(const ModPoly& a, const ModPoly& b) {
+  if (same_modulus(a.modulus(), b.modulus()) && is_constant_product(a.length(), b.length()))
+    return a.length() == 1 ? scale_on_cores(b, a) : scale_on_cores(a, b);
   GpuOperation op;
   if (same_modulus(a.modulus(), b.modulus()) && wants_gpu(a, b, op))
     if (auto r = multiply_on_gpu(a, b, op)) return std::move(*r);
@@ -210,6 +257,8 @@ ModPoly multiply(const ModPoly& a, const ModPoly& b) {
 }
 
 ZPoly multiply(const ZPoly& a, const ZPoly& b) {
+  if (is_constant_product(a.length(), b.length()))
+    return a.length() == 1 ? scale_on_cores(b, a.coeff(0)) : scale_on_cores(a, b.coeff(0));
   if (!a.is_zero() && !b.is_zero()) {
     const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
     MultimodularPlan plan;

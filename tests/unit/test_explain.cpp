@@ -81,6 +81,8 @@ TEST_CASE("explain: products and powers name FLINT's algorithm and the modulus",
   s.eval("a = (x^9 + 2) mod 17; b = (x^9 + 3) mod 17");
   const std::string product = explained(s, "a * b");
   CHECK_THAT(product, Catch::Contains("product in Z/17Z[x] of lengths 10 and 10: FLINT nmod_poly_mul, here Kronecker"));
+  CHECK_THAT(explained(s, "3 * a"), Catch::Contains("of lengths 10 and 1 by a constant: each coefficient times it"));
+  CHECK_THAT(explained(s, "(x^5 + 2) * -7"), Catch::Contains("by a constant: each coefficient times it"));
   s.eval("q = nextprime(2^100); c = (x + 2) mod q; d = (x + 3) mod q");
   CHECK_THAT(explained(s, "c * d"),
              Catch::Contains("product in Z/pZ with a 101-bit p[x]"));
