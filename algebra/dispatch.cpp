@@ -2,6 +2,7 @@
 
 #include "error.hpp"
 #include "ntt_cpu_lanes.hpp"
+#include "parallel.hpp"
 
 #include "gpu/ntt.hpp"
 
@@ -113,6 +114,16 @@ size_t cpu_ntt_crossover(bool one_transform, std::uint64_t p) {
 
 bool use_cpu_ntt(bool one_transform, std::uint64_t p, size_t length) {
   return length >= cpu_ntt_crossover(one_transform, p);
+}
+
+size_t cpu_short_operand_limit(bool one_transform, std::uint64_t p) {
+  if (p < (std::uint64_t{1} << 17)) return one_transform ? 512 : 4096;
+  if (p < (std::uint64_t{1} << 32)) return one_transform ? 128 : 2048;
+  return one_transform ? 32 : 512;
+}
+
+bool short_operand_stays_with_flint(size_t shorter_length, size_t limit) {
+  return shorter_length * core_count() <= limit;
 }
 
 std::string crossover_config_path() {

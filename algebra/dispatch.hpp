@@ -98,6 +98,19 @@ bool use_cpu_ntt(bool one_transform, std::uint64_t p, size_t length);
 // (16 bits: 0.9x at 2^12) or large coefficients (1000 bits: 0.5x at 2^13).
 constexpr size_t cpu_crt_crossover_z = 16383, cpu_crt_most_primes_z = 40;
 
+// Unbalanced products: FLINT's time grows with both lengths (about their product, for a short
+// operand), the transforms' with the product's length alone, spread over every core. With a long
+// operand of 2^18 coefficients (twentieth session), FLINT was the faster up to a shorter operand
+// of m coefficients, where m * cores stayed near a limit per class on both the 2-core development
+// machine and the H100's 16-core host: one transform modulo p < 2^17 / 2^32 / 2^64: 512 / 128 /
+// 32; CRT primes: 4096 / 2048 / 512; Z[x] (64-bit coefficients) and p above 64 bits: 32 (there
+// the host's FLINT lost already at m = 2, 1.4x). Through a transform, m = 2 had cost 4-25 times
+// FLINT's time. So a product whose shorter operand has m * core_count() <= this limit stays with
+// FLINT on the CPU, whatever its length.
+size_t cpu_short_operand_limit(bool one_transform, std::uint64_t p);
+constexpr size_t cpu_short_operand_limit_z = 32;
+bool short_operand_stays_with_flint(size_t shorter_length, size_t limit);
+
 std::string crossover_config_path();
 // Reads the config file when present (silently keeps the defaults otherwise).
 void load_crossovers();

@@ -64,6 +64,11 @@ ModPoly written_modpoly(const ModPoly& a, size_t length, Write&& write) {
 // serial scaling 1.1 ms), and 2^20 words modulo 998244353 0.8 ms on the GPU.
 constexpr size_t scaling_grain = size_t{1} << 14;
 
+template <class Poly>
+size_t shorter_length(const Poly& a, const Poly& b) {
+  return static_cast<size_t>(std::min(a.length(), b.length()));
+}
+
 bool is_constant_product(slong length_a, slong length_b) {
   return length_a > 0 && length_b > 0 && std::min(length_a, length_b) == 1;
 }
@@ -170,7 +175,9 @@ std::optional<ModPoly> multiply_big_modulus_on_gpu(const ModPoly& a, const ModPo
 // at 2^18. nullopt below.
 std::optional<ModPoly> multiply_big_modulus_on_cpu(const ModPoly& a, const ModPoly& b) {
   const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
-  if (a.word() || a.is_zero() || b.is_zero() || length < cpu_crt_crossover_z) return std::nullopt;
+  if (a.word() || a.is_zero() || b.is_zero() || length < cpu_crt_crossover_z ||
+      short_operand_stays_with_flint(shorter_length(a, b), cpu_short_operand_limit_z))
+    return std::nullopt;
   const ulong bound_bits = 2 * fmpz_bits(a.modulus()->value()) +
                            ceil_log2(static_cast<size_t>(std::min(a.length(), b.length())));
   if (multimodular_primes(bound_bits, ceil_log2(length)).size() > cpu_crt_most_primes_z)
@@ -187,7 +194,9 @@ std::optional<ModPoly> multiply_big_modulus_on_cpu(const ModPoly& a, const ModPo
 // (dispatch.hpp); nullopt below.
 std::optional<ZPoly> multiply_z_on_cpu_primes(const ZPoly& a, const ZPoly& b) {
   const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
-  if (a.is_zero() || b.is_zero() || length < cpu_crt_crossover_z) return std::nullopt;  // (planning scans)
+  if (a.is_zero() || b.is_zero() || length < cpu_crt_crossover_z ||
+      short_operand_stays_with_flint(shorter_length(a, b), cpu_short_operand_limit_z))
+    return std::nullopt;  // (planning scans)
   MultimodularPlan plan = plan_multimodular(a, b);
   if (plan.primes.size() > cpu_crt_most_primes_z) return std::nullopt;
   ZPoly r = multiply_with_primes(a, b, plan.primes, ProductEngine::Cpu);
@@ -217,7 +226,10 @@ bool one_transform_mod(const ModPoly& a, size_t length) {
 bool wants_cpu_ntt(const ModPoly& a, const ModPoly& b) {
   if (!a.word() || a.is_zero() || b.is_zero()) return false;
   const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
-  return use_cpu_ntt(one_transform_mod(a, length), a.modulus()->word(), length);
+  const bool one_transform = one_transform_mod(a, length);
+  const ulong p = a.modulus()->word();
+  return use_cpu_ntt(one_transform, p, length) &&
+         !short_operand_stays_with_flint(shorter_length(a, b), cpu_short_operand_limit(one_transform, p));
 }
 
 // The product through the CPU's transforms, modulo p or through CRT primes.

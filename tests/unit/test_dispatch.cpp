@@ -8,6 +8,7 @@
 #include "algebra/modpoly_ops.hpp"
 #include "algebra/multimodular.hpp"
 #include "algebra/multiply.hpp"
+#include "algebra/parallel.hpp"
 #include "flint_support.hpp"
 #include "gpu/ntt.hpp"
 
@@ -247,6 +248,51 @@ TEST_CASE("products by a constant scale the coefficients, whatever the length an
     const cas::ModPoly product = cas::multiply(f, three);
     CHECK(product.length() == 1);
     CHECK(cas::equal(product, cas::mul_flint(f, three)));
+  }
+}
+
+// A long operand times a short one stays with FLINT while the shorter length m has m * cores up to
+// the class's limit, and goes to the transforms beyond it (above the product's crossover either way).
+TEST_CASE("CPU products with a short operand stay with FLINT up to the class's limit", "[dispatch]") {
+  ModeGuard guard(cas::GpuMode::Off);
+  cas::test::FreshRandom random;
+  INFO("seed " << random.seed << ", " << cas::core_count() << " cores");
+  const struct {
+    ulong p;
+    bool one_transform;
+  } cases[] = {{65537, true},     {45119, false}, {998244353, true}, {1000000007, false},
+               {4611686018326724609ull, true}, {18446744073709551557ull, false}};
+  for (const auto& c : cases) {
+    auto m = cas::make_modulus(c.p);
+    const size_t limit = cas::cpu_short_operand_limit(c.one_transform, c.p);
+    const size_t last_for_flint = limit / cas::core_count();
+    const slong long_length = static_cast<slong>(cas::cpu_ntt_crossover(c.one_transform, c.p)) + 5000;
+    const cas::ModPoly a = full_length_poly(m, long_length, random.state());
+    for (size_t shorter : {last_for_flint, last_for_flint + 1}) {
+      if (shorter < 2) continue;  // a constant is scaled
+      const cas::ModPoly b = full_length_poly(m, static_cast<slong>(shorter), random.state());
+      cas::engine_reset();
+      const cas::ModPoly product = cas::multiply(b, a);
+      INFO("p = " << c.p << ", lengths " << shorter << " and " << long_length << ": " << cas::engine_last());
+      CHECK(cas::equal(product, cas::mul_flint(a, b)));
+      CHECK(engine_is(shorter <= last_for_flint ? "flint" : c.one_transform ? "cpu ntt product" : "cpu crt product"));
+    }
+  }
+  const size_t last_for_flint = cas::cpu_short_operand_limit_z / cas::core_count();
+  cas::ZPoly a, expected;
+  fmpz_poly_randtest_not_zero(a.get(), random.state(), 20000, 64);
+  fmpz_poly_set_coeff_ui(a.get(), 19999, 1);
+  for (size_t shorter : {last_for_flint, last_for_flint + 1}) {
+    if (shorter < 2) continue;
+    cas::ZPoly b;
+    fmpz_poly_randtest_not_zero(b.get(), random.state(), static_cast<slong>(shorter), 64);
+    fmpz_poly_set_coeff_ui(b.get(), static_cast<slong>(shorter) - 1, 1);
+    fmpz_poly_mul(expected.get(), a.get(), b.get());
+    cas::engine_reset();
+    const cas::ZPoly product = cas::multiply(a, b);
+    INFO("Z[x], lengths 20000 and " << shorter << ": " << cas::engine_last());
+    CHECK(fmpz_poly_equal(product.get(), expected.get()));
+    CHECK(engine_is(shorter <= last_for_flint ? "flint fmpz_poly_mul" : "cpu crt"));
   }
 }
 
