@@ -103,12 +103,14 @@ constexpr size_t cpu_crt_crossover_z = 16383, cpu_crt_most_primes_z = 40;
 // operand of 2^18 coefficients (twentieth session), FLINT was the faster up to a shorter operand
 // of m coefficients, where m * cores stayed near a limit per class on both the 2-core development
 // machine and the H100's 16-core host: one transform modulo p < 2^17 / 2^32 / 2^64: 512 / 128 /
-// 32; CRT primes: 4096 / 2048 / 512; Z[x] (64-bit coefficients) and p above 64 bits: 32 (there
-// the host's FLINT lost already at m = 2, 1.4x). Through a transform, m = 2 had cost 4-25 times
-// FLINT's time. So a product whose shorter operand has m * core_count() <= this limit stays with
-// FLINT on the CPU, whatever its length.
+// 32; CRT primes: 4096 / 2048 / 512. Through a transform, m = 2 had cost 4-25 times FLINT's time.
+// Z[x] (64-bit coefficients, times in cas, fresh results) and p above 64 bits: 31, the most that
+// fits both machines: with 2 cores FLINT won up to m = 16 (2^20 x 16: 121 against 218 ms), with 16
+// it lost already at m = 2 (104-128 against 38-47 ms; that host's FLINT makes its integers slowly).
+// So a product whose shorter operand has m * core_count() <= this limit stays with FLINT on the CPU,
+// whatever its length.
 size_t cpu_short_operand_limit(bool one_transform, std::uint64_t p);
-constexpr size_t cpu_short_operand_limit_z = 32;
+constexpr size_t cpu_short_operand_limit_z = 31;
 bool short_operand_stays_with_flint(size_t shorter_length, size_t limit);
 
 std::string crossover_config_path();
