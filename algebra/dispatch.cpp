@@ -117,9 +117,9 @@ bool use_cpu_ntt(bool one_transform, std::uint64_t p, size_t length) {
 }
 
 size_t cpu_short_operand_limit(bool one_transform, std::uint64_t p) {
-  if (p < (std::uint64_t{1} << 17)) return one_transform ? 512 : 4096;
-  if (p < (std::uint64_t{1} << 32)) return one_transform ? 128 : 2048;
-  return one_transform ? 32 : 512;
+  if (!one_transform) return 512;
+  if (p < (std::uint64_t{1} << 17)) return 512;
+  return p < (std::uint64_t{1} << 32) ? 128 : 32;
 }
 
 bool short_operand_stays_with_flint(size_t shorter_length, size_t limit) {

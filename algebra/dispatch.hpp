@@ -103,7 +103,10 @@ constexpr size_t cpu_crt_crossover_z = 16383, cpu_crt_most_primes_z = 40;
 // operand of 2^18 coefficients (twentieth session), FLINT was the faster up to a shorter operand
 // of m coefficients, where m * cores stayed near a limit per class on both the 2-core development
 // machine and the H100's 16-core host: one transform modulo p < 2^17 / 2^32 / 2^64: 512 / 128 /
-// 32; CRT primes: 4096 / 2048 / 512. Through a transform, m = 2 had cost 4-25 times FLINT's time.
+// 32; CRT primes: 512 for every size of p (with 2^20 coefficients in cas on the host, modulo
+// 1000000007, FLINT took 0.36x the primes' time at m = 8 and 1.8x at m = 64; the development
+// machine's FLINT won up to m = 1024, so 512 gives away some there). Through a transform, m = 2
+// had cost 2.2-11 times FLINT's time in cas on the host (modulo 2^64 - 59: 44.6 against 4.2 ms).
 // Z[x] (64-bit coefficients, times in cas, fresh results) and p above 64 bits: 31, the most that
 // fits both machines: with 2 cores FLINT won up to m = 16 (2^20 x 16: 121 against 218 ms), with 16
 // it lost already at m = 2 (104-128 against 38-47 ms; that host's FLINT makes its integers slowly).
