@@ -47,7 +47,7 @@ struct PackedResidues {
 class VecObject final : public Object {
  public:
   // made_on_cores: the entries' integers were made on the pool's threads (parallel_ranges), so a
-  // long vector frees them there too, as ZPoly::mark_made_on_cores says why.
+  // long vector frees them there too (ZPoly::mark_made_on_cores says why).
   explicit VecObject(std::vector<Value> items, bool made_on_cores = false);
   explicit VecObject(PackedResidues packed);
   ~VecObject() override;
