@@ -3,6 +3,7 @@
 #include "error.hpp"
 #include "format.hpp"
 #include "guards.hpp"
+#include "integer_vectors.hpp"
 #include "modpoly_ops.hpp"
 #include "multiply.hpp"
 #include "parallel.hpp"
@@ -406,8 +407,37 @@ std::optional<Value> words_binary(BinaryOp op, const Value& a, const Value& b) {
   return scaled_words(*x, c);
 }
 
+// Long vectors of integers: + - .* of two and products by an integer, entry by entry on the cores
+// (integer_vectors.hpp). One thread took 63 ms for a + b of 2^20 integers of 64 bits on the
+// development machine, PARI/GP 24 ms. Shorter vectors, and any other entry, take the general route.
+constexpr size_t integer_vector_cores_from = size_t{1} << 15;
+
+std::optional<Value> integers_binary(BinaryOp op, const Value& a, const Value& b) {
+  const bool va = a.is(Kind::Vec), vb = b.is(Kind::Vec);
+  const size_t n = va ? a.vec_size() : b.vec_size();
+  if (n < integer_vector_cores_from) return std::nullopt;
+  if (va && vb) {
+    if ((op != BinaryOp::Add && op != BinaryOp::Sub && op != BinaryOp::PointMul) || b.vec_size() != n ||
+        !holds_integers(a) || !holds_integers(b))
+      return std::nullopt;
+    const std::vector<Value>&x = a.as_vec(), &y = b.as_vec();
+    return integer_vector_from(n, [&x, &y, op](fmpz* out, size_t i) {
+      if (op == BinaryOp::Add) fmpz_add(out, x[i].as_int(), y[i].as_int());
+      else if (op == BinaryOp::Sub) fmpz_sub(out, x[i].as_int(), y[i].as_int());
+      else fmpz_mul(out, x[i].as_int(), y[i].as_int());
+    });
+  }
+  const Value& scalar = va ? b : a;
+  if ((op != BinaryOp::Mul && op != BinaryOp::PointMul) || !scalar.is(Kind::Int) || !holds_integers(va ? a : b))
+    return std::nullopt;
+  const std::vector<Value>& x = (va ? a : b).as_vec();
+  const fmpz* c = scalar.as_int();
+  return integer_vector_from(n, [&x, c](fmpz* out, size_t i) { fmpz_mul(out, x[i].as_int(), c); });
+}
+
 Value vector_binary(BinaryOp op, const Value& a, const Value& b) {
   if (std::optional<Value> words = words_binary(op, a, b)) return std::move(*words);
+  if (std::optional<Value> integers = integers_binary(op, a, b)) return std::move(*integers);
   const bool va = a.is(Kind::Vec), vb = b.is(Kind::Vec);
   std::vector<Value> out;
   if (va && vb) {
@@ -540,6 +570,10 @@ Value negate(const Value& a) {
     case Kind::Real: return Value::real(-a.as_real());
     case Kind::Vec: {
       if (std::optional<VectorWords> words = vector_words(a)) return negated_words(*words);
+      if (a.vec_size() >= integer_vector_cores_from && holds_integers(a)) {
+        const std::vector<Value>& x = a.as_vec();
+        return integer_vector_from(x.size(), [&x](fmpz* out, size_t i) { fmpz_neg(out, x[i].as_int()); });
+      }
       std::vector<Value> out;
       out.reserve(a.as_vec().size());
       for (const Value& e : a.as_vec()) out.push_back(negate(e));

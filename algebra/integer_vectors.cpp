@@ -1,13 +1,11 @@
 #include "integer_vectors.hpp"
 
-#include "parallel.hpp"
-
 #include <algorithm>
 
 namespace cas {
 
 // Below this many entries a range is not worth a task.
-constexpr std::size_t conversion_grain = std::size_t{1} << 14;
+constexpr std::size_t conversion_grain = detail::integer_conversion_grain;
 
 ZPoly integer_polynomial(const std::vector<Value>& items) {
   ZPoly f;
@@ -39,13 +37,13 @@ IntegerPolynomialView::~IntegerPolynomialView() {
 }
 
 Value integer_vector(const fmpz* values, std::size_t count) {
-  std::vector<Value> items;
-  reserve_values(items, count);
-  items.resize(count);
-  parallel_ranges(count, conversion_grain, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; i++) items[i] = Value::integer(values + i);
-  });
-  return Value::vec_made_on_cores(std::move(items));
+  return integer_vector_from(count, [values](fmpz* out, std::size_t i) { fmpz_set(out, values + i); });
+}
+
+bool holds_integers(const Value& v) {
+  if (!v.is(Kind::Vec) || v.packed_residues()) return false;
+  const std::vector<Value>& items = v.as_vec();
+  return std::all_of(items.begin(), items.end(), [](const Value& e) { return e.is(Kind::Int); });
 }
 
 }  // namespace cas

@@ -3,6 +3,7 @@
 // integers of 64 bits took 67 ms to make from a polynomial (coeffs) and 31 ms back (poly) on one
 // thread of the development machine. Both results are marked as made on the cores, so a long one
 // is freed there too (ZPoly::mark_made_on_cores says why).
+#include "parallel.hpp"
 #include "value.hpp"
 #include "zpoly.hpp"
 
@@ -35,5 +36,30 @@ class IntegerPolynomialView {
 
 // The vector [values[0], ..., values[count - 1]].
 Value integer_vector(const fmpz* values, std::size_t count);
+
+// The vector of `count` integers that set(out, i) writes into out (an fmpz holding 0), for every
+// i < count, in ranges on the cores. set must not throw.
+template <class Set>
+Value integer_vector_from(std::size_t count, Set&& set);
+
+// Whether v is a vector held as Values whose entries are all integers.
+bool holds_integers(const Value& v);
+
+// ---- implementation ----
+
+namespace detail {
+constexpr std::size_t integer_conversion_grain = std::size_t{1} << 14;
+}
+
+template <class Set>
+Value integer_vector_from(std::size_t count, Set&& set) {
+  std::vector<Value> items;
+  reserve_values(items, count);
+  items.resize(count, Value::integer(slong{0}));
+  parallel_ranges(count, detail::integer_conversion_grain, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; i++) set(items[i].int_mut(), i);
+  });
+  return Value::vec_made_on_cores(std::move(items));
+}
 
 }  // namespace cas

@@ -1,5 +1,6 @@
 // Integer vectors to and from Z[x] on the cores (algebra/integer_vectors.hpp), and vectors whose
 // integers are freed on the cores (Value::vec_made_on_cores), against serial FLINT.
+#include "algebra/arith.hpp"
 #include "algebra/integer_vectors.hpp"
 #include "flint_support.hpp"
 
@@ -110,4 +111,50 @@ TEST_CASE("a vector made on the cores keeps its entries for its copies and frees
   items[2] = Value::integer(big.get());
   CHECK(fmpz_equal(copy.as_vec()[2].as_int(), big.get()));
   copy = Value();  // under ASan: no leak, no double free
+}
+
+// The long integer vectors' arithmetic on the cores (algebra/arith.cpp) against fmpz entry by entry.
+TEST_CASE("+ - .* and products by an integer of long integer vectors equal FLINT entry by entry", "[integer_vectors]") {
+  cas::test::FreshRandom r;
+  INFO("seed " << r.seed);
+  const std::vector<Fmpz> x = random_integers(r, long_length), y = random_integers(r, long_length);
+  const Value a = Value::vec(values_of(x)), b = Value::vec(values_of(y));
+  Fmpz c;
+  fmpz_randtest(c.get(), r.state(), 200);
+  const Value scalar = Value::integer(c.get());
+  const struct {
+    const char* what;
+    Value result;
+    void (*expected)(fmpz_t, const fmpz_t, const fmpz_t);
+    bool by_scalar;
+  } cases[] = {{"a + b", cas::apply(cas::BinaryOp::Add, a, b), fmpz_add, false},
+               {"a - b", cas::apply(cas::BinaryOp::Sub, a, b), fmpz_sub, false},
+               {"a .* b", cas::apply(cas::BinaryOp::PointMul, a, b), fmpz_mul, false},
+               {"a * c", cas::apply(cas::BinaryOp::Mul, a, scalar), fmpz_mul, true},
+               {"c * a", cas::apply(cas::BinaryOp::Mul, scalar, a), fmpz_mul, true}};
+  Fmpz want;
+  for (const auto& k : cases) {
+    REQUIRE(k.result.vec_size() == long_length);
+    size_t wrong = 0;
+    for (size_t i = 0; i < long_length; i++) {
+      k.expected(want.get(), x[i].get(), k.by_scalar ? c.get() : y[i].get());
+      if (!k.result.as_vec()[i].is(Kind::Int) || !fmpz_equal(k.result.as_vec()[i].as_int(), want.get())) wrong++;
+    }
+    INFO(k.what);
+    CHECK(wrong == 0);
+  }
+  const Value negated = cas::negate(a);
+  size_t wrong = 0;
+  for (size_t i = 0; i < long_length; i++) {
+    fmpz_neg(want.get(), x[i].get());
+    if (!fmpz_equal(negated.as_vec()[i].as_int(), want.get())) wrong++;
+  }
+  CHECK(wrong == 0);
+  // One entry of another kind: the general route, entry by entry, with its kinds.
+  std::vector<Value> mixed = values_of(y);
+  mixed[5] = Value::zpoly(cas::ZPoly::x());
+  const Value sum = cas::apply(cas::BinaryOp::Add, a, Value::vec(std::move(mixed)));
+  CHECK(sum.as_vec()[5].is(Kind::ZPoly));
+  fmpz_add(want.get(), x[6].get(), y[6].get());
+  CHECK(fmpz_equal(sum.as_vec()[6].as_int(), want.get()));
 }
