@@ -1,6 +1,7 @@
 // vector, len, concat, vecsum, prod. The arithmetic on vectors (+ - * .*) lives in algebra/arith.cpp.
 #include "algebra/arith.hpp"
 #include "algebra/guards.hpp"
+#include "algebra/integer_vectors.hpp"
 #include "algebra/parallel.hpp"
 #include "algebra/vector_words.hpp"
 #include "builtin_args.hpp"
@@ -14,6 +15,11 @@
 namespace cas {
 
 namespace {
+
+// Vectors of integers from this length on are summed and joined on the cores: one thread took 39 ms
+// for vecsum and 75 ms for concat of 2^20 integers of 64 bits on the development machine (PARI/GP
+// 2.15: 23 and 39 ms).
+constexpr size_t integers_on_cores_from = size_t{1} << 15;
 
 // n copies of an element of a word-size Z/pZ, held packed: one word each.
 Value repeated_word(ulong n, const Value& e) {
@@ -65,10 +71,24 @@ Value sum_of_words(const VectorWords& x) {
   return Value::mod(residue.get(), x.modulus);
 }
 
+// The sum of a long vector of integers: a total a range on the cores, then their sum.
+Value sum_of_integers(const std::vector<Value>& items) {
+  Fmpz total;
+  std::mutex adding;
+  parallel_ranges(items.size(), size_t{1} << 14, [&](size_t begin, size_t end) {
+    Fmpz part;
+    for (size_t i = begin; i < end; i++) fmpz_add(part.get(), part.get(), items[i].as_int());
+    std::lock_guard<std::mutex> guard(adding);
+    fmpz_add(total.get(), total.get(), part.get());
+  });
+  return Value::integer(std::move(total));
+}
+
 Value vecsum(CallContext& c) {
   const Value& v = c.args[0];
   if (!v.is(Kind::Vec)) throw DomainError("vecsum: argument 1 must be a vector, not " + describe(v));
   if (std::optional<VectorWords> words = vector_words(v)) return sum_of_words(*words);
+  if (v.vec_size() >= integers_on_cores_from && holds_integers(v)) return sum_of_integers(v.as_vec());
   const std::vector<Value>& items = v.as_vec();
   if (items.empty()) return Value::integer(slong{0});
   Value total = items.front();  // not 0 + ...: entries may be vectors
@@ -112,6 +132,11 @@ Value concat(CallContext& c) {
   if (a.vec_size() == 0) return b;
   if (Value joined = concat_packed(a, b); !joined.is_none()) return joined;
   const std::vector<Value>&first = a.as_vec(), &second = b.as_vec();
+  const size_t n = first.size() + second.size();
+  if (n >= integers_on_cores_from && holds_integers(a) && holds_integers(b))
+    return integer_vector_from(n, [&](fmpz* out, size_t i) {
+      fmpz_set(out, i < first.size() ? first[i].as_int() : second[i - first.size()].as_int());
+    });
   std::vector<Value> items;
   items.reserve(first.size() + second.size());
   items.insert(items.end(), first.begin(), first.end());

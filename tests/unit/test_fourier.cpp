@@ -417,6 +417,10 @@ TEST_CASE("vector, len and concat", "[builtins][vector]") {
   CHECK(show("concat([], [])") == "[]");
   CHECK(show("concat(\"ab\", \"c\")") == "\"abc\"");
   CHECK(show("a = [1, 2]; b = concat(a, a); b[0] = 9; a") == "[1, 2]");
+  // Long vectors of integers are joined and summed on the cores; FLINT's Z[x] is the oracle.
+  CHECK(show("a = coeffs(randzpoly(40000, 70)); b = coeffs(randzpoly(30000, 200)); "
+             "poly(concat(a, b)) == poly(a) + x^len(a) * poly(b) and vecsum(a) == eval(poly(a), 1) and "
+             "vecsum(concat(b, a)) == vecsum(a) + vecsum(b) and len(concat(a, b)) == 70000") == "true");
   Session s;
   auto e = s.error("len(42)");
   REQUIRE(e);
