@@ -8,6 +8,7 @@
 #include "multiply.hpp"
 #include "parallel.hpp"
 #include "vector_words.hpp"
+#include "zpoly_cores.hpp"
 
 #include <flint/nmod_vec.h>
 #include <flint/ulong_extras.h>
@@ -151,8 +152,8 @@ Value mod_binary(BinaryOp op, const Value& a, const Value& b, const ModulusPtr& 
 Value zpoly_binary(BinaryOp op, const ZPoly& a, const ZPoly& b) {
   ZPoly r;
   switch (op) {
-    case BinaryOp::Add: fmpz_poly_add(r.get(), a.get(), b.get()); break;
-    case BinaryOp::Sub: fmpz_poly_sub(r.get(), a.get(), b.get()); break;
+    case BinaryOp::Add: r = add_on_cores(a, b); break;
+    case BinaryOp::Sub: r = sub_on_cores(a, b); break;
     case BinaryOp::Mul:
     case BinaryOp::PointMul: r = multiply(a, b); break;
     case BinaryOp::Div:
@@ -561,11 +562,7 @@ Value negate(const Value& a) {
       fmpz_mod_neg(r.get(), a.as_int(), a.modulus()->ctx());
       return Value::mod(r.get(), a.modulus());
     }
-    case Kind::ZPoly: {
-      ZPoly r;
-      fmpz_poly_neg(r.get(), a.as_zpoly().get());
-      return Value::zpoly(std::move(r));
-    }
+    case Kind::ZPoly: return Value::zpoly(neg_on_cores(a.as_zpoly()));
     case Kind::ModPoly: return Value::modpoly(neg(a.as_modpoly()));
     case Kind::Real: return Value::real(-a.as_real());
     case Kind::Vec: {

@@ -7,6 +7,7 @@
 #include "algebra/modpoly_ops.hpp"
 #include "algebra/parallel.hpp"
 #include "algebra/vector_words.hpp"
+#include "algebra/zpoly_cores.hpp"
 #include "algebra/zpoly_ops.hpp"
 #include "poly_args.hpp"
 
@@ -166,9 +167,8 @@ Value builtin_eval(CallContext& c) {
 
 Value builtin_deriv(CallContext& c) {
   if (ModulusPtr m = poly_ring(c, {0}, "deriv")) return Value::modpoly(derivative(modpoly_arg(c, 0, m)));
-  ZPoly d;
-  fmpz_poly_derivative(d.get(), zpoly_arg(c, 0).get());
-  return Value::zpoly(std::move(d));
+  if (c.args[0].is(Kind::ZPoly)) return Value::zpoly(derivative_on_cores(c.args[0].as_zpoly()));  // in place
+  return Value::zpoly(derivative_on_cores(zpoly_arg(c, 0)));
 }
 
 Value builtin_compose(CallContext& c) {

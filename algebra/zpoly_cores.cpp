@@ -1,0 +1,80 @@
+#include "zpoly_cores.hpp"
+
+#include "parallel.hpp"
+
+#include <flint/fmpz_vec.h>
+
+#include <algorithm>
+
+namespace cas {
+
+namespace {
+
+// From this many coefficients on the ranges pay; below, FLINT's serial functions.
+constexpr size_t cores_from = size_t{1} << 15, grain = size_t{1} << 14;
+
+// The polynomial of n coefficients that fill(out, begin, end) writes, range by range, normalised.
+template <class Fill>
+ZPoly made_by_ranges(size_t n, Fill&& fill) {
+  ZPoly r;
+  fmpz_poly_fit_length(r.get(), static_cast<slong>(n));
+  fmpz* out = r.get()->coeffs;
+  parallel_ranges(n, grain, [&](size_t begin, size_t end) { fill(out, begin, end); });
+  _fmpz_poly_set_length(r.get(), static_cast<slong>(n));
+  _fmpz_poly_normalise(r.get());  // a sum's top coefficients may cancel
+  r.mark_made_on_cores();
+  return r;
+}
+
+ZPoly combined(const ZPoly& a, const ZPoly& b, bool subtract) {
+  const size_t la = static_cast<size_t>(a.length()), lb = static_cast<size_t>(b.length());
+  const size_t n = std::max(la, lb), common = std::min(la, lb);
+  if (n < cores_from) {
+    ZPoly r;
+    (subtract ? fmpz_poly_sub : fmpz_poly_add)(r.get(), a.get(), b.get());
+    return r;
+  }
+  const fmpz *x = a.get()->coeffs, *y = b.get()->coeffs;
+  return made_by_ranges(n, [&](fmpz* out, size_t begin, size_t end) {
+    const size_t mid = std::clamp(common, begin, end);  // [begin, mid) has both, [mid, end) one
+    const slong both = static_cast<slong>(mid - begin), one = static_cast<slong>(end - mid);
+    (subtract ? _fmpz_vec_sub : _fmpz_vec_add)(out + begin, x + begin, y + begin, both);
+    if (la > lb) _fmpz_vec_set(out + mid, x + mid, one);
+    else if (subtract) _fmpz_vec_neg(out + mid, y + mid, one);
+    else _fmpz_vec_set(out + mid, y + mid, one);
+  });
+}
+
+}  // namespace
+
+ZPoly add_on_cores(const ZPoly& a, const ZPoly& b) { return combined(a, b, false); }
+
+ZPoly sub_on_cores(const ZPoly& a, const ZPoly& b) { return combined(a, b, true); }
+
+ZPoly neg_on_cores(const ZPoly& a) {
+  const size_t n = static_cast<size_t>(a.length());
+  if (n < cores_from) {
+    ZPoly r;
+    fmpz_poly_neg(r.get(), a.get());
+    return r;
+  }
+  const fmpz* x = a.get()->coeffs;
+  return made_by_ranges(n, [x](fmpz* out, size_t begin, size_t end) {
+    _fmpz_vec_neg(out + begin, x + begin, static_cast<slong>(end - begin));
+  });
+}
+
+ZPoly derivative_on_cores(const ZPoly& a) {
+  const size_t n = static_cast<size_t>(a.length());
+  if (n < cores_from) {
+    ZPoly r;
+    fmpz_poly_derivative(r.get(), a.get());
+    return r;
+  }
+  const fmpz* x = a.get()->coeffs;
+  return made_by_ranges(n - 1, [x](fmpz* out, size_t begin, size_t end) {
+    for (size_t i = begin; i < end; i++) fmpz_mul_ui(out + i, x + i + 1, i + 1);
+  });
+}
+
+}  // namespace cas
