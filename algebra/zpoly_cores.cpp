@@ -26,6 +26,18 @@ ZPoly made_by_ranges(size_t n, Fill&& fill) {
   return r;
 }
 
+// A function of one polynomial whose result has n coefficients: FLINT's serial one for a short a,
+// fill on the cores otherwise.
+template <class Fill>
+ZPoly of_one(const ZPoly& a, void (*serial)(fmpz_poly_struct*, const fmpz_poly_struct*), size_t n, Fill&& fill) {
+  if (static_cast<size_t>(a.length()) < cores_from) {
+    ZPoly r;
+    serial(r.get(), a.get());
+    return r;
+  }
+  return made_by_ranges(n, fill);
+}
+
 ZPoly combined(const ZPoly& a, const ZPoly& b, bool subtract) {
   const size_t la = static_cast<size_t>(a.length()), lb = static_cast<size_t>(b.length());
   const size_t n = std::max(la, lb), common = std::min(la, lb);
@@ -52,28 +64,15 @@ ZPoly add_on_cores(const ZPoly& a, const ZPoly& b) { return combined(a, b, false
 ZPoly sub_on_cores(const ZPoly& a, const ZPoly& b) { return combined(a, b, true); }
 
 ZPoly neg_on_cores(const ZPoly& a) {
-  const size_t n = static_cast<size_t>(a.length());
-  if (n < cores_from) {
-    ZPoly r;
-    fmpz_poly_neg(r.get(), a.get());
-    return r;
-  }
-  const fmpz* x = a.get()->coeffs;
-  return made_by_ranges(n, [x](fmpz* out, size_t begin, size_t end) {
-    _fmpz_vec_neg(out + begin, x + begin, static_cast<slong>(end - begin));
+  return of_one(a, fmpz_poly_neg, static_cast<size_t>(a.length()), [&a](fmpz* out, size_t begin, size_t end) {
+    _fmpz_vec_neg(out + begin, a.get()->coeffs + begin, static_cast<slong>(end - begin));
   });
 }
 
 ZPoly derivative_on_cores(const ZPoly& a) {
   const size_t n = static_cast<size_t>(a.length());
-  if (n < cores_from) {
-    ZPoly r;
-    fmpz_poly_derivative(r.get(), a.get());
-    return r;
-  }
-  const fmpz* x = a.get()->coeffs;
-  return made_by_ranges(n - 1, [x](fmpz* out, size_t begin, size_t end) {
-    for (size_t i = begin; i < end; i++) fmpz_mul_ui(out + i, x + i + 1, i + 1);
+  return of_one(a, fmpz_poly_derivative, n > 0 ? n - 1 : 0, [&a](fmpz* out, size_t begin, size_t end) {
+    for (size_t i = begin; i < end; i++) fmpz_mul_ui(out + i, a.get()->coeffs + i + 1, i + 1);
   });
 }
 
