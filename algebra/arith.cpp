@@ -411,12 +411,10 @@ std::optional<Value> words_binary(BinaryOp op, const Value& a, const Value& b) {
 // Long vectors of integers: + - .* of two and products by an integer, entry by entry on the cores
 // (integer_vectors.hpp). One thread took 63 ms for a + b of 2^20 integers of 64 bits on the
 // development machine, PARI/GP 24 ms. Shorter vectors, and any other entry, take the general route.
-constexpr size_t integer_vector_cores_from = size_t{1} << 15;
-
 std::optional<Value> integers_binary(BinaryOp op, const Value& a, const Value& b) {
   const bool va = a.is(Kind::Vec), vb = b.is(Kind::Vec);
   const size_t n = va ? a.vec_size() : b.vec_size();
-  if (n < integer_vector_cores_from) return std::nullopt;
+  if (n < integers_on_cores_from) return std::nullopt;
   if (va && vb) {
     if ((op != BinaryOp::Add && op != BinaryOp::Sub && op != BinaryOp::PointMul) || b.vec_size() != n ||
         !holds_integers(a) || !holds_integers(b))
@@ -567,7 +565,7 @@ Value negate(const Value& a) {
     case Kind::Real: return Value::real(-a.as_real());
     case Kind::Vec: {
       if (std::optional<VectorWords> words = vector_words(a)) return negated_words(*words);
-      if (a.vec_size() >= integer_vector_cores_from && holds_integers(a)) {
+      if (a.vec_size() >= integers_on_cores_from && holds_integers(a)) {
         const std::vector<Value>& x = a.as_vec();
         return integer_vector_from(x.size(), [&x](fmpz* out, size_t i) { fmpz_neg(out, x[i].as_int()); });
       }

@@ -4,30 +4,31 @@
 
 namespace cas {
 
-// Below this many entries a range is not worth a task.
-constexpr std::size_t conversion_grain = detail::integer_conversion_grain;
+namespace {
 
-ZPoly integer_polynomial(const std::vector<Value>& items) {
-  ZPoly f;
+// f = sum items[i] x^i, where put(out, entry) sets the coefficient out from an entry, on the cores.
+template <class Put>
+void set_from_entries(ZPoly& f, const std::vector<Value>& items, Put&& put) {
   fmpz_poly_fit_length(f.get(), static_cast<slong>(items.size()));
   fmpz* coeffs = f.get()->coeffs;
-  parallel_ranges(items.size(), conversion_grain, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; i++) fmpz_set(coeffs + i, items[i].as_int());
+  parallel_ranges(items.size(), detail::integer_conversion_grain, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; i++) put(coeffs + i, items[i].as_int());
   });
   _fmpz_poly_set_length(f.get(), static_cast<slong>(items.size()));
   _fmpz_poly_normalise(f.get());
+}
+
+}  // namespace
+
+ZPoly integer_polynomial(const std::vector<Value>& items) {
+  ZPoly f;
+  set_from_entries(f, items, [](fmpz* out, const fmpz* entry) { fmpz_set(out, entry); });
   f.mark_made_on_cores();
   return f;
 }
 
 IntegerPolynomialView::IntegerPolynomialView(const std::vector<Value>& items) {
-  fmpz_poly_fit_length(poly_.get(), static_cast<slong>(items.size()));
-  fmpz* coeffs = poly_.get()->coeffs;
-  parallel_ranges(items.size(), conversion_grain, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; i++) coeffs[i] = *items[i].as_int();
-  });
-  _fmpz_poly_set_length(poly_.get(), static_cast<slong>(items.size()));
-  _fmpz_poly_normalise(poly_.get());
+  set_from_entries(poly_, items, [](fmpz* out, const fmpz* entry) { *out = *entry; });  // the word: shared
 }
 
 // The shared words are forgotten, not cleared: the vector still owns their integers.

@@ -16,11 +16,6 @@ namespace cas {
 
 namespace {
 
-// Vectors of integers from this length on are summed and joined on the cores: one thread took 39 ms
-// for vecsum and 75 ms for concat of 2^20 integers of 64 bits on the development machine (PARI/GP
-// 2.15: 23 and 39 ms).
-constexpr size_t integers_on_cores_from = size_t{1} << 15;
-
 // n copies of an element of a word-size Z/pZ, held packed: one word each.
 Value repeated_word(ulong n, const Value& e) {
   guard_allocation(static_cast<double>(n) * sizeof(ulong), "vector(" + std::to_string(n) + ", ...)");
