@@ -13,7 +13,9 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <iterator>
 #include <ostream>
+#include <string>
 
 namespace cas {
 
@@ -58,6 +60,22 @@ Timing time_engines(size_t length, int runs, F&& operation) {
   operation();
   const double gpu = median_seconds(runs, operation);
   return {length, cpu, gpu};
+}
+
+// The short-operand limits (dispatch.hpp): a long operand times one of m coefficients on the CPU,
+// FLINT forced (every shorter length stays with it) against the transforms forced (none does),
+// each after a warm-up, median of 5. The product is made fresh each time, as `*` makes it.
+template <class F>
+Timing time_short_operand(ShortOperandClass c, size_t m, F&& product) {
+  Crossovers forced = crossovers();
+  auto time_with = [&](size_t longest_for_flint) {
+    forced.flint_short_operand[static_cast<size_t>(c)] = longest_for_flint;
+    set_crossovers(forced);
+    product();
+    return median_seconds(5, product);
+  };
+  const double flint = time_with(never_on_gpu);
+  return {m, flint, time_with(0)};
 }
 
 // Times the product of two polynomials of n coefficients on each engine.
@@ -122,6 +140,37 @@ ulong prime_without_2_adic_roots(ulong from) {
 // the CPU's time only grows faster from there.
 constexpr double clear_win = 4.0;
 
+// The shorter operands measured: 2, 4, ... up to 2048, until the transforms win by this factor
+// at two in a row (FLINT's time grows with m, theirs hardly).
+constexpr double clear_short_operand_win = 1.5;
+constexpr size_t longest_short_operand = 2048;
+
+// One class of unbalanced products at one modulus (a word, or 0 for Z[x]) and long length.
+struct ShortOperandCase {
+  ShortOperandClass c;
+  ulong p;
+  slong long_length;
+};
+
+std::vector<Timing> measure_short_operands(const ShortOperandCase& k, flint_rand_t state) {
+  std::vector<Timing> timings;
+  int clear_wins = 0;
+  for (size_t m = 2; m <= longest_short_operand && clear_wins < 2; m *= 2) {
+    Timing t{};
+    if (k.p == 0) {
+      const ZPoly a = full_random_zpoly(k.long_length, state), b = full_random_zpoly(static_cast<slong>(m), state);
+      t = time_short_operand(k.c, m, [&] { multiply(a, b); });
+    } else {
+      const ModulusPtr modulus = make_modulus(k.p);
+      const ModPoly a = random_poly(modulus, k.long_length, state), b = random_poly(modulus, static_cast<slong>(m), state);
+      t = time_short_operand(k.c, m, [&] { multiply(a, b); });
+    }
+    clear_wins = t.below > clear_short_operand_win * t.from ? clear_wins + 1 : 0;
+    timings.push_back(t);
+  }
+  return timings;
+}
+
 // Every operation is named (no default), so that the compiler asks about a new one: a default
 // once timed the new transforms as products.
 Timing time_operation(GpuOperation op, const ModulusPtr& m, int k, flint_rand_t state) {
@@ -169,64 +218,65 @@ std::vector<Timing> measure(GpuOperation op, const ModulusPtr& m, flint_rand_t s
   const int last = longest_measured(op, m->word());
   for (int k = first; k <= last && clear_wins < 2; k++) {
     Timing t = time_operation(op, m, k, state);
-    clear_wins = t.cpu > clear_win * t.gpu ? clear_wins + 1 : 0;
+    clear_wins = t.below > clear_win * t.from ? clear_wins + 1 : 0;
     timings.push_back(t);
   }
   return timings;
 }
 
-void print_header(std::ostream& log) {
+// The table's header, naming the two engines of its rows ("cpu", "gpu").
+void print_header(std::ostream& log, const char* below, const char* from) {
   char line[200];
-  std::snprintf(line, sizeof line, "%-18s %10s %12s %12s %8s %7s %12s\n", "operation", "length", "cpu ms",
-                "gpu ms", "cpu/gpu", "choice", "choice/best");
+  std::snprintf(line, sizeof line, "%-34s %7s %12s %12s %10s %11s %12s\n", "operation", "length",
+                (std::string(below) + " ms").c_str(), (std::string(from) + " ms").c_str(),
+                (std::string(below) + "/" + from).c_str(), "choice", "choice/best");
   log << line;
 }
 
 // One row per measured length, with the engine the crossover picks there and how far its time
 // is from the faster engine's.
-void print_rows(std::ostream& log, GpuOperation op, const std::vector<Timing>& timings, size_t threshold) {
+void print_rows(std::ostream& log, const std::string& name, const std::vector<Timing>& timings, size_t threshold,
+                const char* below, const char* from) {
   char line[200];
   for (const Timing& t : timings) {
-    const bool gpu_chosen = t.length >= threshold;
-    const double chosen = gpu_chosen ? t.gpu : t.cpu;
-    std::snprintf(line, sizeof line, "%-18s %10zu %12.3f %12.3f %8.2f %7s %12.2f\n", gpu_operation_key(op),
-                  t.length, t.cpu * 1e3, t.gpu * 1e3, t.cpu / t.gpu, gpu_chosen ? "gpu" : "cpu",
-                  chosen / std::min(t.cpu, t.gpu));
+    const bool second_chosen = t.length >= threshold;
+    const double chosen = second_chosen ? t.from : t.below;
+    std::snprintf(line, sizeof line, "%-34s %7zu %12.3f %12.3f %10.2f %11s %12.2f\n", name.c_str(), t.length,
+                  t.below * 1e3, t.from * 1e3, t.below / t.from, second_chosen ? from : below,
+                  chosen / std::min(t.below, t.from));
     log << line;
   }
   log << std::flush;
 }
 
-}  // namespace
-
-size_t crossover_length(const std::vector<EngineTiming>& timings) {
-  // excess(k): the GPU chosen from timings[k] on (k = size: never), k from the largest down so
-  // that a tie keeps the CPU.
-  auto excess = [&](size_t k) {
-    double sum = 0;
-    for (size_t i = 0; i < timings.size(); i++) {
-      const EngineTiming& t = timings[i];
-      sum += (i >= k ? t.gpu : t.cpu) / std::min(t.cpu, t.gpu) - 1;
-    }
-    return sum;
-  };
-  size_t best = timings.size();
-  double least = excess(best);
-  for (size_t k = timings.size(); k-- > 0;)
-    if (const double e = excess(k); e < least) {
-      least = e;
-      best = k;
-    }
-  return best < timings.size() ? timings[best].length : SIZE_MAX;
+// The short-operand limits of this machine, into `result`: two primes for the CRT class (30 and 62
+// bits), Z[x] with 64-bit coefficients, long operands of 2^18 coefficients (60000 modulo 65537,
+// whose transforms stop at 2^16).
+void calibrate_short_operands(std::ostream& log, Crossovers& result, flint_rand_t state) {
+  const Crossovers saved = crossovers();
+  const slong long_length = slong{1} << 18;
+  const ShortOperandCase cases[] = {{ShortOperandClass::NttPrime64, 18446744069414584321ull, long_length},
+                                    {ShortOperandClass::NttPrime62, 4611686018326724609ull, long_length},
+                                    {ShortOperandClass::NttPrime32, 998244353, long_length},
+                                    {ShortOperandClass::NttPrime17, 65537, 60000},
+                                    {ShortOperandClass::Crt, prime_without_2_adic_roots(ulong{1} << 30), long_length},
+                                    {ShortOperandClass::Crt, prime_without_2_adic_roots(ulong{1} << 62), long_length},
+                                    {ShortOperandClass::Z, 0, long_length}};
+  print_header(log, "flint", "transforms");
+  set_gpu_mode(GpuMode::Off);
+  for (size_t i = 0; i < std::size(cases); i++) {
+    std::vector<std::vector<Timing>> series = {measure_short_operands(cases[i], state)};
+    while (i + 1 < std::size(cases) && cases[i + 1].c == cases[i].c) series.push_back(measure_short_operands(cases[++i], state));
+    const size_t first_for_transforms = joint_crossover_length(series);
+    const size_t c = static_cast<size_t>(cases[i].c);
+    result.flint_short_operand[c] = first_for_transforms == SIZE_MAX ? never_on_gpu : first_for_transforms - 1;
+    for (const auto& timings : series) print_rows(log, short_operand_key(cases[i].c), timings, first_for_transforms, "flint", "transforms");
+  }
+  set_crossovers(saved);
 }
 
-Crossovers calibrate(std::ostream& log) {
-  if (!gpu_usable()) throw DomainError("calibration needs a GPU: " + gpu::describe());
-  const GpuMode saved = gpu_mode();
-  flint_rand_t state;
-  flint_randinit(state);
-  Crossovers result = crossovers();
-  result.origin = crossover_config_path();
+// The GPU crossovers of this machine, into `result`.
+void calibrate_gpu(std::ostream& log, Crossovers& result, flint_rand_t state) {
   // NTT primes (2^64 - 2^32 + 1 has 2^32 | p - 1; 998244353 = 119 2^23 + 1, the usual one below
   // 2^32; 65537 = 2^16 + 1) and primes without 2-adic roots (62, 30 and 16 bits).
   const ulong ntt_prime = 18446744069414584321ull, ntt_prime32 = 998244353, ntt_prime17 = 65537;
@@ -246,13 +296,57 @@ Crossovers calibrate(std::ostream& log) {
                {GpuOperation::ProductNttPrime17, ntt_prime17},
                {GpuOperation::ProductCrt17, crt_prime17},
                {GpuOperation::Transform17, ntt_prime17}};
-  print_header(log);
+  print_header(log, "cpu", "gpu");
   for (const auto& c : cases) {
     std::vector<Timing> timings = measure(c.op, make_modulus(c.p), state);
     const size_t threshold = crossover_length(timings);
     result.length[static_cast<size_t>(c.op)] = threshold;
-    print_rows(log, c.op, timings, threshold);
+    print_rows(log, gpu_operation_key(c.op), timings, threshold, "cpu", "gpu");
   }
+}
+
+}  // namespace
+
+size_t joint_crossover_length(const std::vector<std::vector<EngineTiming>>& series) {
+  // excess(k): the second engine chosen from the k-th length on (k = count: never), k from the
+  // largest down so that a tie keeps the first. The series may stop at different lengths.
+  const auto longest = std::max_element(series.begin(), series.end(),
+                                        [](const auto& a, const auto& b) { return a.size() < b.size(); });
+  const size_t count = longest == series.end() ? 0 : longest->size();
+  auto excess = [&](size_t k) {
+    double sum = 0;
+    for (const auto& timings : series)
+      for (size_t i = 0; i < timings.size(); i++) {
+        const EngineTiming& t = timings[i];
+        sum += (i >= k ? t.from : t.below) / std::min(t.below, t.from) - 1;
+      }
+    return sum;
+  };
+  size_t best = count;
+  double least = excess(best);
+  for (size_t k = count; k-- > 0;)
+    if (const double e = excess(k); e < least) {
+      least = e;
+      best = k;
+    }
+  return best < count ? (*longest)[best].length : SIZE_MAX;
+}
+
+size_t crossover_length(const std::vector<EngineTiming>& timings) {
+  return joint_crossover_length({timings});
+}
+
+Crossovers calibrate(std::ostream& log) {
+  const GpuMode saved = gpu_mode();
+  flint_rand_t state;
+  flint_randinit(state);
+  Crossovers result = crossovers();
+  result.origin = crossover_config_path();
+  calibrate_short_operands(log, result, state);
+  if (gpu_usable())
+    calibrate_gpu(log, result, state);
+  else
+    log << "no usable GPU (" << gpu::describe() << "): the GPU crossovers stay as they were\n";
   flint_randclear(state);
   set_gpu_mode(saved);
   return result;

@@ -6,6 +6,7 @@
 
 #include "gpu/ntt.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -116,14 +117,40 @@ bool use_cpu_ntt(bool one_transform, std::uint64_t p, size_t length) {
   return length >= cpu_ntt_crossover(one_transform, p);
 }
 
-size_t cpu_short_operand_limit(bool one_transform, std::uint64_t p) {
-  if (!one_transform) return 512;
-  if (p < (std::uint64_t{1} << 17)) return 512;
-  return p < (std::uint64_t{1} << 32) ? 128 : 32;
+ShortOperandClass short_operand_class(bool one_transform, std::uint64_t p) {
+  if (!one_transform) return ShortOperandClass::Crt;
+  if (p < (std::uint64_t{1} << 17)) return ShortOperandClass::NttPrime17;
+  if (p < (std::uint64_t{1} << 32)) return ShortOperandClass::NttPrime32;
+  return p < (std::uint64_t{1} << 62) ? ShortOperandClass::NttPrime62 : ShortOperandClass::NttPrime64;
 }
 
-bool short_operand_stays_with_flint(size_t shorter_length, size_t limit) {
-  return shorter_length * core_count() <= limit;
+const char* short_operand_key(ShortOperandClass c) {
+  switch (c) {
+    case ShortOperandClass::NttPrime64: return "cpu.short_operand.ntt_prime.64bit";
+    case ShortOperandClass::NttPrime62: return "cpu.short_operand.ntt_prime.62bit";
+    case ShortOperandClass::NttPrime32: return "cpu.short_operand.ntt_prime.32bit";
+    case ShortOperandClass::NttPrime17: return "cpu.short_operand.ntt_prime.17bit";
+    case ShortOperandClass::Crt: return "cpu.short_operand.crt";
+    case ShortOperandClass::Z: return "cpu.short_operand.z";
+  }
+  return "?";
+}
+
+size_t short_operand_default(ShortOperandClass c) {
+  size_t limit = 0;  // shorter length x cores
+  switch (c) {
+    case ShortOperandClass::NttPrime64:
+    case ShortOperandClass::NttPrime62: limit = 32; break;
+    case ShortOperandClass::NttPrime32: limit = 128; break;
+    case ShortOperandClass::NttPrime17:
+    case ShortOperandClass::Crt: limit = 512; break;
+    case ShortOperandClass::Z: limit = 31; break;
+  }
+  return limit / core_count();
+}
+
+bool short_operand_stays_with_flint(ShortOperandClass c, size_t shorter_length) {
+  return shorter_length <= crossovers().flint_short_operand[static_cast<size_t>(c)];
 }
 
 std::string crossover_config_path() {
@@ -136,11 +163,23 @@ std::string crossover_config_path() {
 
 namespace {
 
+// Every key a crossover file may set, with the entry of `c` it sets: the GPU crossovers, then the
+// CPU's short-operand limits (C: Crossovers or const Crossovers).
+template <class C>
+auto crossover_entries(C& c) {
+  std::vector<std::pair<std::string, decltype(&c.length[0])>> entries;
+  for (size_t i = 0; i < gpu_operation_count; i++)
+    entries.emplace_back(gpu_operation_key(static_cast<GpuOperation>(i)), &c.length[i]);
+  for (size_t i = 0; i < short_operand_class_count; i++)
+    entries.emplace_back(short_operand_key(static_cast<ShortOperandClass>(i)), &c.flint_short_operand[i]);
+  return entries;
+}
+
 // The keys a crossover file may set, for the message about one it does not know.
 std::string known_keys() {
+  const Crossovers c;
   std::string keys;
-  for (size_t i = 0; i < gpu_operation_count; i++)
-    keys += (i ? ", " : "") + std::string(gpu_operation_key(static_cast<GpuOperation>(i)));
+  for (const auto& [key, entry] : crossover_entries(c)) keys += (keys.empty() ? "" : ", ") + key;
   return keys;
 }
 
@@ -152,13 +191,13 @@ std::string read_crossover_line(const std::string& line, Crossovers& c) {
   std::istringstream key_stream(line.substr(0, eq)), value_stream(text);
   std::string key, rest;
   if (!(key_stream >> key)) return "a length without a key";
-  size_t op = 0;
-  while (op < gpu_operation_count && key != gpu_operation_key(static_cast<GpuOperation>(op))) op++;
-  if (op == gpu_operation_count) return "unknown key '" + key + "' (known: " + known_keys() + ")";
+  const auto entries = crossover_entries(c);
+  const auto entry = std::find_if(entries.begin(), entries.end(), [&](const auto& e) { return e.first == key; });
+  if (entry == entries.end()) return "unknown key '" + key + "' (known: " + known_keys() + ")";
   unsigned long long value = 0;
   if (text.find('-') != std::string::npos || !(value_stream >> value) || (value_stream >> rest))
     return key + ": expected a length (a whole number), found '" + text + "'";
-  c.length[op] = static_cast<size_t>(value);
+  *entry->second = static_cast<size_t>(value);
   return "";
 }
 
@@ -192,10 +231,11 @@ void save_crossovers(const Crossovers& c) {
   mkdir(dir.c_str(), 0755);
   std::ofstream file(path);
   if (!file) throw DomainError("cannot write " + path);
-  file << "# cas GPU crossovers, measured by `cas --calibrate` on " << gpu::describe() << "\n"
-       << "# smallest length (coefficients of a product, or transform length) run on the GPU\n";
-  for (size_t i = 0; i < gpu_operation_count; i++)
-    file << gpu_operation_key(static_cast<GpuOperation>(i)) << " = " << c.length[i] << "\n";
+  file << "# cas crossovers, measured by `cas --calibrate` on " << gpu::describe() << " and " << core_count()
+       << " cores\n"
+       << "# product.*, transform*: the smallest length (coefficients of a product, or transform length) run on\n"
+       << "# the GPU; cpu.short_operand.*: the longest shorter operand whose CPU product stays with FLINT\n";
+  for (const auto& [key, entry] : crossover_entries(c)) file << key << " = " << *entry << "\n";
 }
 
 std::vector<std::string> gpu_report() {
@@ -208,6 +248,11 @@ std::vector<std::string> gpu_report() {
   for (size_t i = 0; i < gpu_operation_count; i++)
     lines.push_back(std::string("  ") + gpu_operation_key(static_cast<GpuOperation>(i)) +
                     (c.length[i] == never_on_gpu ? ": never (FLINT)" : " >= " + std::to_string(c.length[i])));
+  lines.push_back("CPU products that stay with FLINT while the shorter operand has at most:");
+  for (size_t i = 0; i < short_operand_class_count; i++)
+    lines.push_back(std::string("  ") + short_operand_key(static_cast<ShortOperandClass>(i)) + ": " +
+                    (c.flint_short_operand[i] == never_on_gpu ? "any length"
+                                                              : std::to_string(c.flint_short_operand[i]) + " coefficients"));
   return lines;
 }
 

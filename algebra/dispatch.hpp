@@ -35,6 +35,36 @@ constexpr size_t gpu_operation_count = 11;
 GpuOperation for_modulus(GpuOperation op, std::uint64_t p);
 const char* gpu_operation_key(GpuOperation op);  // "product.ntt_prime", ...
 
+// Unbalanced products on the CPU: FLINT's time grows with both lengths (about their product, for a
+// short operand), the transforms' with the product's length alone, spread over every core. So a
+// product whose shorter operand is short enough stays with FLINT whatever its length, with a
+// limit per class of products:
+enum class ShortOperandClass {
+  NttPrime64,  // one transform modulo p, 2^62 <= p < 2^64 (slower arithmetic in the transforms)
+  NttPrime62,  // one transform modulo p, 2^32 <= p < 2^62
+  NttPrime32,  // one transform modulo p, 2^17 <= p < 2^32
+  NttPrime17,  // one transform modulo p < 2^17
+  Crt,         // two or three CRT primes, any word-size p
+  Z,           // Z[x], and Z/pZ[x] for p above 64 bits
+};
+constexpr size_t short_operand_class_count = 6;
+ShortOperandClass short_operand_class(bool one_transform, std::uint64_t p);
+const char* short_operand_key(ShortOperandClass c);  // "cpu.short_operand.ntt_prime.64bit", ...
+// Without a calibration, the limit is m * cores <= a constant per class. With a long operand of
+// 2^18 coefficients (twentieth session), FLINT was the faster up to a shorter operand of m
+// coefficients, where m * cores stayed near that constant on both the 2-core development machine
+// and the H100's 16-core host: one transform modulo p < 2^17 / 2^32 / 2^64: 512 / 128 / 32; CRT
+// primes: 512 for every size of p (with 2^20 coefficients in cas on the host, modulo 1000000007,
+// FLINT took 0.36x the primes' time at m = 8 and 1.8x at m = 64; the development machine's FLINT
+// won up to m = 1024, so 512 gives away some there). Through a transform, m = 2 had cost 2.2-11
+// times FLINT's time in cas on the host (modulo 2^64 - 59: 44.6 against 4.2 ms). Z[x] (64-bit
+// coefficients, times in cas, fresh results) and p above 64 bits: 31, the most that fits both
+// machines: with 2 cores FLINT won up to m = 16 (2^20 x 16: 121 against 218 ms), with 16 it lost
+// already at m = 2 (104-128 against 38-47 ms; that host's FLINT makes its integers slowly).
+// The two machines differ by up to 2x from that rule just above it, which `cas --calibrate`
+// measures away.
+size_t short_operand_default(ShortOperandClass c);  // the longest shorter operand kept with FLINT
+
 // A crossover that keeps an operation on the CPU in `auto` mode.
 constexpr size_t never_on_gpu = SIZE_MAX;
 
@@ -62,6 +92,13 @@ struct Crossovers {
   // of four faster), for p < 2^17 0.86-1.00; both now 8192, where the worst run chooses 1.09x the
   // faster engine instead of 1.16x. The other nine stayed.
   size_t length[gpu_operation_count] = {1023, 2047, 1024, 2047, size_t{1} << 17, 4095, 2047, 8192, 4095, 4095, 8192};
+  // The longest shorter operand whose CPU product stays with FLINT, per ShortOperandClass:
+  // measured by `cas --calibrate` (with or without a GPU), by default the class's limit divided by
+  // the cores (short_operand_default).
+  size_t flint_short_operand[short_operand_class_count] = {
+      short_operand_default(ShortOperandClass::NttPrime64), short_operand_default(ShortOperandClass::NttPrime62),
+      short_operand_default(ShortOperandClass::NttPrime32), short_operand_default(ShortOperandClass::NttPrime17),
+      short_operand_default(ShortOperandClass::Crt),        short_operand_default(ShortOperandClass::Z)};
   std::string origin = "defaults";  // or the config file it was read from
 };
 
@@ -80,6 +117,10 @@ void set_crossovers(const Crossovers& c);
 // Whether `op` of this length goes to the GPU under the current mode and crossovers.
 bool use_gpu(GpuOperation op, size_t length);
 
+// Whether a CPU product of this class whose shorter operand has this length stays with FLINT,
+// under the current crossovers.
+bool short_operand_stays_with_flint(ShortOperandClass c, size_t shorter_length);
+
 // On the CPU, products in Z/pZ[x] (p a word) go to cas's own NTT (ntt_product_cpu.hpp) instead of
 // FLINT's nmod_poly_mul from a product length that depends on the size of p and on whether one
 // transform modulo p does (p prime, 2^k | p - 1 for the transform length 2^k) or two or three CRT
@@ -97,24 +138,6 @@ bool use_cpu_ntt(bool one_transform, std::uint64_t p, size_t length);
 // coefficients) 1.7x, with 130 primes (4000 bits) 0.3-0.9x. Below 2^14 they lost for small
 // (16 bits: 0.9x at 2^12) or large coefficients (1000 bits: 0.5x at 2^13).
 constexpr size_t cpu_crt_crossover_z = 16383, cpu_crt_most_primes_z = 40;
-
-// Unbalanced products: FLINT's time grows with both lengths (about their product, for a short
-// operand), the transforms' with the product's length alone, spread over every core. With a long
-// operand of 2^18 coefficients (twentieth session), FLINT was the faster up to a shorter operand
-// of m coefficients, where m * cores stayed near a limit per class on both the 2-core development
-// machine and the H100's 16-core host: one transform modulo p < 2^17 / 2^32 / 2^64: 512 / 128 /
-// 32; CRT primes: 512 for every size of p (with 2^20 coefficients in cas on the host, modulo
-// 1000000007, FLINT took 0.36x the primes' time at m = 8 and 1.8x at m = 64; the development
-// machine's FLINT won up to m = 1024, so 512 gives away some there). Through a transform, m = 2
-// had cost 2.2-11 times FLINT's time in cas on the host (modulo 2^64 - 59: 44.6 against 4.2 ms).
-// Z[x] (64-bit coefficients, times in cas, fresh results) and p above 64 bits: 31, the most that
-// fits both machines: with 2 cores FLINT won up to m = 16 (2^20 x 16: 121 against 218 ms), with 16
-// it lost already at m = 2 (104-128 against 38-47 ms; that host's FLINT makes its integers slowly).
-// So a product whose shorter operand has m * core_count() <= this limit stays with FLINT on the CPU,
-// whatever its length.
-size_t cpu_short_operand_limit(bool one_transform, std::uint64_t p);
-constexpr size_t cpu_short_operand_limit_z = 31;
-bool short_operand_stays_with_flint(size_t shorter_length, size_t limit);
 
 std::string crossover_config_path();
 // Reads the config file when present (silently keeps the defaults otherwise).

@@ -176,7 +176,7 @@ std::optional<ModPoly> multiply_big_modulus_on_gpu(const ModPoly& a, const ModPo
 std::optional<ModPoly> multiply_big_modulus_on_cpu(const ModPoly& a, const ModPoly& b) {
   const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
   if (a.word() || a.is_zero() || b.is_zero() || length < cpu_crt_crossover_z ||
-      short_operand_stays_with_flint(shorter_length(a, b), cpu_short_operand_limit_z))
+      short_operand_stays_with_flint(ShortOperandClass::Z, shorter_length(a, b)))
     return std::nullopt;
   const ulong bound_bits = 2 * fmpz_bits(a.modulus()->value()) +
                            ceil_log2(static_cast<size_t>(std::min(a.length(), b.length())));
@@ -195,7 +195,7 @@ std::optional<ModPoly> multiply_big_modulus_on_cpu(const ModPoly& a, const ModPo
 std::optional<ZPoly> multiply_z_on_cpu_primes(const ZPoly& a, const ZPoly& b) {
   const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
   if (a.is_zero() || b.is_zero() || length < cpu_crt_crossover_z ||
-      short_operand_stays_with_flint(shorter_length(a, b), cpu_short_operand_limit_z))
+      short_operand_stays_with_flint(ShortOperandClass::Z, shorter_length(a, b)))
     return std::nullopt;  // (planning scans)
   MultimodularPlan plan = plan_multimodular(a, b);
   if (plan.primes.size() > cpu_crt_most_primes_z) return std::nullopt;
@@ -229,7 +229,7 @@ bool wants_cpu_ntt(const ModPoly& a, const ModPoly& b) {
   const bool one_transform = one_transform_mod(a, length);
   const ulong p = a.modulus()->word();
   return use_cpu_ntt(one_transform, p, length) &&
-         !short_operand_stays_with_flint(shorter_length(a, b), cpu_short_operand_limit(one_transform, p));
+         !short_operand_stays_with_flint(short_operand_class(one_transform, p), shorter_length(a, b));
 }
 
 // The product through the CPU's transforms, modulo p or through CRT primes.

@@ -17,6 +17,7 @@
 #include <flint/ulong_extras.h>
 
 #include <cstdlib>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -78,6 +79,18 @@ TEST_CASE("crossovers survive a save and a load", "[dispatch]") {
   CHECK(cas::crossovers().length[1] == 5678);
   CHECK(cas::crossovers().length[2] == 91011);
   CHECK(cas::crossovers().origin == cas::crossover_config_path());
+  // The short-operand limits too, and a limit of "any length" (what a calibration writes when FLINT
+  // won at every shorter length).
+  c.flint_short_operand[2] = 7;
+  c.flint_short_operand[5] = cas::never_on_gpu;
+  cas::save_crossovers(c);
+  cas::load_crossovers();
+  CHECK(cas::crossovers().flint_short_operand[2] == 7);
+  CHECK(cas::crossovers().flint_short_operand[5] == cas::never_on_gpu);
+  CHECK(cas::crossovers().flint_short_operand[0] == cas::Crossovers{}.flint_short_operand[0]);
+  const auto report = cas::gpu_report();
+  CHECK(std::find(report.begin(), report.end(), "  cpu.short_operand.ntt_prime.32bit: 7 coefficients") != report.end());
+  CHECK(std::find(report.begin(), report.end(), "  cpu.short_operand.z: any length") != report.end());
   cas::set_crossovers(cas::Crossovers{});
 }
 
@@ -139,7 +152,10 @@ TEST_CASE("a missing or malformed crossover file keeps the defaults", "[dispatch
   CHECK(notices[1] == file + "3: product.crt: expected a length (a whole number), found ' notanumber'; the line is ignored");
   CHECK(notices[2].find(file + "6: unknown key 'prodcut.z' (known: product.ntt_prime, product.crt, transform, "
                                "product.z, product.integer, product.ntt_prime.32bit, product.crt.32bit, "
-                               "transform.32bit, product.ntt_prime.17bit, product.crt.17bit, transform.17bit)") == 0);
+                               "transform.32bit, product.ntt_prime.17bit, product.crt.17bit, transform.17bit, "
+                               "cpu.short_operand.ntt_prime.64bit, cpu.short_operand.ntt_prime.62bit, "
+                               "cpu.short_operand.ntt_prime.32bit, "
+                               "cpu.short_operand.ntt_prime.17bit, cpu.short_operand.crt, cpu.short_operand.z)") == 0);
   CHECK(notices[3].find(file + "7: product.z: expected a length") == 0);
   CHECK(notices[4].find(file + "8: product.integer: expected a length") == 0);
   CHECK(notices[5].find(file + "9: a length without a key") == 0);
@@ -261,11 +277,10 @@ TEST_CASE("CPU products with a short operand stay with FLINT up to the class's l
     ulong p;
     bool one_transform;
   } cases[] = {{65537, true},     {45119, false}, {998244353, true}, {1000000007, false},
-               {4611686018326724609ull, true}, {18446744073709551557ull, false}};
+               {4611686018326724609ull, true}, {18446744069414584321ull, true}, {18446744073709551557ull, false}};
   for (const auto& c : cases) {
     auto m = cas::make_modulus(c.p);
-    const size_t limit = cas::cpu_short_operand_limit(c.one_transform, c.p);
-    const size_t last_for_flint = limit / cas::core_count();
+    const size_t last_for_flint = cas::short_operand_default(cas::short_operand_class(c.one_transform, c.p));
     const slong long_length = static_cast<slong>(cas::cpu_ntt_crossover(c.one_transform, c.p)) + 5000;
     const cas::ModPoly a = full_length_poly(m, long_length, random.state());
     for (size_t shorter : {last_for_flint, last_for_flint + 1}) {
@@ -278,7 +293,7 @@ TEST_CASE("CPU products with a short operand stay with FLINT up to the class's l
       CHECK(engine_is(shorter <= last_for_flint ? "flint" : c.one_transform ? "cpu ntt product" : "cpu crt product"));
     }
   }
-  const size_t last_for_flint = cas::cpu_short_operand_limit_z / cas::core_count();
+  const size_t last_for_flint = cas::short_operand_default(cas::ShortOperandClass::Z);
   cas::ZPoly a, expected;
   fmpz_poly_randtest_not_zero(a.get(), random.state(), 20000, 64);
   fmpz_poly_set_coeff_ui(a.get(), 19999, 1);
@@ -294,6 +309,50 @@ TEST_CASE("CPU products with a short operand stay with FLINT up to the class's l
     CHECK(fmpz_poly_equal(product.get(), expected.get()));
     CHECK(engine_is(shorter <= last_for_flint ? "flint fmpz_poly_mul" : "cpu crt"));
   }
+}
+
+// The calibrated limits come from the crossover file and move the choice both ways: a limit of 1
+// sends a shorter operand of 2 to the transforms, a long one keeps 600 coefficients with FLINT.
+TEST_CASE("the short-operand limits are read from the crossover file", "[dispatch][calibrate]") {
+  ModeGuard guard(cas::GpuMode::Off);
+  cas::test::FreshRandom random;
+  INFO("seed " << random.seed);
+  ConfigHome home;
+  std::filesystem::create_directories(home.dir / "cas");
+  std::ofstream(home.dir / "cas" / "crossover.conf")
+      << "cpu.short_operand.ntt_prime.32bit = 1\ncpu.short_operand.crt = 5000\ncpu.short_operand.z = 0\n";
+  cas::load_crossovers();
+  const auto& limits = cas::crossovers().flint_short_operand;
+  CHECK(limits[static_cast<size_t>(cas::ShortOperandClass::NttPrime32)] == 1);
+  CHECK(limits[static_cast<size_t>(cas::ShortOperandClass::Crt)] == 5000);
+  CHECK(limits[static_cast<size_t>(cas::ShortOperandClass::Z)] == 0);
+  CHECK(limits[static_cast<size_t>(cas::ShortOperandClass::NttPrime62)] ==
+        cas::short_operand_default(cas::ShortOperandClass::NttPrime62));
+  const struct {
+    ulong p;
+    slong shorter;
+    const char* engine;
+  } cases[] = {{998244353, 2, "cpu ntt product"}, {998244353, 1, "cpu scalar product"}, {1000000007, 600, "flint"}};
+  for (const auto& c : cases) {
+    auto m = cas::make_modulus(c.p);
+    const cas::ModPoly a = full_length_poly(m, 20000, random.state()), b = full_length_poly(m, c.shorter, random.state());
+    cas::engine_reset();
+    const cas::ModPoly product = cas::multiply(a, b);
+    INFO("p = " << c.p << ", lengths 20000 and " << c.shorter << ": " << cas::engine_last());
+    CHECK(cas::equal(product, cas::mul_flint(a, b)));
+    CHECK(engine_is(c.engine));
+  }
+  // Z[x]: a limit of 0 sends a shorter operand of 2 through the primes.
+  cas::ZPoly a, b, expected;
+  fmpz_poly_randtest_not_zero(a.get(), random.state(), 20000, 64);
+  fmpz_poly_set_coeff_ui(a.get(), 19999, 1);
+  fmpz_poly_set_coeff_si(b.get(), 1, -3);
+  fmpz_poly_set_coeff_ui(b.get(), 0, 5);
+  fmpz_poly_mul(expected.get(), a.get(), b.get());
+  cas::engine_reset();
+  CHECK(fmpz_poly_equal(cas::multiply(a, b).get(), expected.get()));
+  CHECK(engine_is("cpu crt"));
+  cas::set_crossovers(cas::Crossovers{});
 }
 
 TEST_CASE("CPU powers: one transform where p has the roots, square and multiply otherwise", "[dispatch]") {
@@ -595,4 +654,14 @@ TEST_CASE("calibration: the crossover that costs least over the measured lengths
   CHECK(cas::crossover_length({}) == SIZE_MAX);
   // A tie keeps the CPU: equal times at 4095.
   CHECK(cas::crossover_length({{2047, 1.0, 2.0}, {4095, 2.0, 2.0}, {8191, 4.0, 2.0}}) == 8191);
+  // Two series (a class at two primes): the excess summed over both. Alone, the first would take
+  // the transforms from 4 and the second from 16; together from 8 (excess 1 + 0.25, against
+  // 0 + 2.25 from 4 and 1.5 + 0 from 16). A series that stopped early counts up to its end.
+  const std::vector<T> first = {{2, 1.0, 2.0}, {4, 2.0, 1.0}, {8, 3.0, 2.0}, {16, 4.0, 1.0}};
+  const std::vector<T> second = {{2, 1.0, 2.0}, {4, 1.0, 3.0}, {8, 2.0, 2.5}, {16, 4.0, 2.0}};
+  CHECK(cas::crossover_length(first) == 4);
+  CHECK(cas::crossover_length(second) == 16);
+  CHECK(cas::joint_crossover_length({first, second}) == 8);
+  CHECK(cas::joint_crossover_length({{{2, 1.0, 3.0}}, second}) == 16);
+  CHECK(cas::joint_crossover_length({}) == SIZE_MAX);
 }
