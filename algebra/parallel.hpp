@@ -7,6 +7,7 @@
 #include <flint/fmpz.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <thread>
 #include <vector>
@@ -40,6 +41,18 @@ void parallel_ranges(std::size_t count, std::size_t grain, F&& f) {
   auto range = [&](std::size_t t) { f(count * t / ranges, count * (t + 1) / ranges); };
   using Range = decltype(range);
   detail::run_tasks(ranges, [](void* context, std::size_t t) { (*static_cast<Range*>(context))(t); }, &range);
+}
+
+// Whether holds(i) for every i < count, asked in ranges on the cores; every range stops at the
+// first i that fails anywhere.
+template <class Holds>
+bool all_on_cores(std::size_t count, std::size_t grain, Holds&& holds) {
+  std::atomic<bool> all{true};
+  parallel_ranges(count, grain, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end && all.load(std::memory_order_relaxed); i++)
+      if (!holds(i)) all.store(false, std::memory_order_relaxed);
+  });
+  return all.load();
 }
 
 // Sets values[0..count) to 0 on the cores, which frees their multi-limb integers: one thread took

@@ -57,7 +57,39 @@ ZPoly combined(const ZPoly& a, const ZPoly& b, bool subtract) {
   });
 }
 
+// Every coefficient of a (all < n) through divide(out, coefficient, c) into a polynomial.
+ZPoly by_constant(const ZPoly& a, const fmpz_t c, void (*divide)(fmpz_t, const fmpz_t, const fmpz_t)) {
+  const fmpz* x = a.get()->coeffs;
+  return made_by_ranges(static_cast<size_t>(a.length()), [&](fmpz* out, size_t begin, size_t end) {
+    for (size_t i = begin; i < end; i++) divide(out + i, x + i, c);
+  });
+}
+
+bool is_constant(const ZPoly& b) { return b.length() == 1; }
+
 }  // namespace
+
+std::pair<ZPoly, ZPoly> zpoly_divrem(const ZPoly& a, const ZPoly& b) {
+  if (is_constant(b)) return {by_constant(a, b.coeff(0), fmpz_fdiv_q), by_constant(a, b.coeff(0), fmpz_fdiv_r)};
+  ZPoly q, r;
+  fmpz_poly_divrem(q.get(), r.get(), a.get(), b.get());
+  return {std::move(q), std::move(r)};
+}
+
+ZPoly zpoly_quotient(const ZPoly& a, const ZPoly& b) {
+  return is_constant(b) ? by_constant(a, b.coeff(0), fmpz_fdiv_q) : zpoly_divrem(a, b).first;
+}
+
+ZPoly zpoly_remainder(const ZPoly& a, const ZPoly& b) {
+  return is_constant(b) ? by_constant(a, b.coeff(0), fmpz_fdiv_r) : zpoly_divrem(a, b).second;
+}
+
+std::optional<ZPoly> exact_quotient_by_constant(const ZPoly& a, const fmpz_t c) {
+  const fmpz* x = a.get()->coeffs;
+  if (!all_on_cores(static_cast<size_t>(a.length()), grain, [&](size_t i) { return fmpz_divisible(x + i, c); }))
+    return std::nullopt;
+  return by_constant(a, c, fmpz_divexact);
+}
 
 ZPoly add_on_cores(const ZPoly& a, const ZPoly& b) { return combined(a, b, false); }
 

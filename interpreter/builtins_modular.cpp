@@ -1,6 +1,8 @@
 // lift, centerlift, modulus, primroot, rootofunity, order: moving between
 // Z and Z/pZ, and the multiplicative group of Z/pZ.
+#include "algebra/integer_vectors.hpp"
 #include "algebra/integers.hpp"
+#include "algebra/modpoly_ops.hpp"
 #include "builtin_args.hpp"
 
 namespace cas {
@@ -13,22 +15,16 @@ using LiftResidue = void (*)(fmpz_t out, const fmpz_t residue, const Modulus& m)
 void lift_plain(fmpz_t out, const fmpz_t residue, const Modulus&) { fmpz_set(out, residue); }
 void lift_centered(fmpz_t out, const fmpz_t residue, const Modulus& m) { fmpz_smod(out, residue, m.value()); }
 
-// A packed vector's words straight to integers, without making its elements of Z/pZ first:
-// w, or for the centred lift w - p when w > p/2 (then p - w < 2^63).
+// A packed vector's words straight to integers, without making its elements of Z/pZ first, on the
+// cores: w, or for the centred lift w - p when w > p/2 (then p - w < 2^63).
 Value lift_words(const PackedResidues& x, LiftResidue lift) {
   const ulong p = x.modulus->word();
-  std::vector<Value> out;
-  reserve_values(out, x.words.size());
-  Fmpz word;
-  for (ulong w : x.words) {
-    if (lift == lift_centered && w > p / 2) {
-      out.push_back(Value::integer(-static_cast<slong>(p - w)));
-    } else {
-      fmpz_set_ui(word.get(), w);
-      out.push_back(Value::integer(word.get()));
-    }
-  }
-  return Value::vec(std::move(out));
+  const bool centred = lift == lift_centered;
+  return integer_vector_from(x.words.size(), [&x, p, centred](fmpz* out, size_t i) {
+    const ulong w = x.words[i];
+    if (centred && w > p / 2) fmpz_set_si(out, -static_cast<slong>(p - w));
+    else fmpz_set_ui(out, w);
+  });
 }
 
 // Z/pZ values become integers, (Z/pZ)[x] becomes Z[x], vectors elementwise;
@@ -42,18 +38,7 @@ Value lift_value(const Value& v, LiftResidue lift, const char* fn) {
       lift(r.get(), v.as_int(), v.mod_context());
       return Value::integer(std::move(r));
     }
-    case Kind::ModPoly: {
-      const ModPoly& f = v.as_modpoly();
-      ZPoly out;
-      fmpz_poly_fit_length(out.get(), f.length());
-      Fmpz residue, lifted;
-      for (slong i = 0; i < f.length(); i++) {
-        f.coeff(residue.get(), i);
-        lift(lifted.get(), residue.get(), *f.modulus());
-        fmpz_poly_set_coeff_fmpz(out.get(), i, lifted.get());
-      }
-      return Value::zpoly(std::move(out));
-    }
+    case Kind::ModPoly: return Value::zpoly(lifted(v.as_modpoly(), lift == lift_centered));
     case Kind::Vec: {
       if (const PackedResidues* packed = v.packed_residues()) return lift_words(*packed, lift);
       std::vector<Value> out;

@@ -202,8 +202,7 @@ Value builtin_divrem(CallContext& c) {
   }
   ZPoly f = zpoly_arg(c, 0), g = zpoly_arg(c, 1);
   if (g.is_zero()) throw DomainError("divrem: division by the zero polynomial");
-  ZPoly q, r;
-  fmpz_poly_divrem(q.get(), r.get(), f.get(), g.get());
+  auto [q, r] = zpoly_divrem(f, g);
   return Value::vec({Value::zpoly(std::move(q)), Value::zpoly(std::move(r))});
 }
 
@@ -403,8 +402,10 @@ void register_poly_builtins(Registry& r) {
   r.reg("divrem", 2, builtin_divrem,
         "divrem(f, g): [q, r] with f = q*g + r, the same q and r as f // g and f % g. Over Z/pZ deg r < deg g "
         "(the leading coefficient of g must be invertible). In Z[x], exact Euclidean division when g's "
-        "leading coefficient is +-1 or g divides f; otherwise FLINT's division, where r's coefficients of "
-        "degree >= deg g are reduced modulo lc(g).");
+        "leading coefficient is +-1 or g divides f. By an integer c, every coefficient as for integers "
+        "(floor quotients, remainders with the sign of c): (x^2 - 1) % 3 is x^2 + 2. Otherwise FLINT's "
+        "division: from the top, each coefficient of degree >= deg g is divided by lc(g) with the floor "
+        "when it is at least |lc(g)| in absolute value, and left in r when it is smaller.");
   r.reg("resultant", 2, builtin_resultant,
         "resultant(f, g): the resultant of f and g; an integer in Z[x], an element of Z/pZ over Z/pZ (p prime).");
   r.reg("discriminant", 1, builtin_discriminant,

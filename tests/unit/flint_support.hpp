@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 #include <flint/flint.h>
+#include <flint/fmpz_poly.h>
 
 #include <cstdlib>
 #include <random>
@@ -108,6 +109,23 @@ std::string domain_error(Body&& body) {
     return e.what();
   }
   return "";
+}
+
+// The oracle of f // g and f % g in Z[x] (g != 0): by a constant, fmpz_fdiv_qr of every
+// coefficient, as for integers; by a longer g, FLINT's fmpz_poly_divrem.
+inline void zpoly_divrem_oracle(fmpz_poly_t q, fmpz_poly_t r, const fmpz_poly_t f, const fmpz_poly_t g) {
+  if (fmpz_poly_length(g) != 1) {
+    fmpz_poly_divrem(q, r, f, g);
+    return;
+  }
+  fmpz_poly_zero(q);
+  fmpz_poly_zero(r);
+  Fmpz qi, ri;
+  for (slong i = 0; i < fmpz_poly_length(f); i++) {
+    fmpz_fdiv_qr(qi.get(), ri.get(), f->coeffs + i, g->coeffs);
+    fmpz_poly_set_coeff_fmpz(q, i, qi.get());
+    fmpz_poly_set_coeff_fmpz(r, i, ri.get());
+  }
 }
 
 }  // namespace cas::test

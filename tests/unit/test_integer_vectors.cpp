@@ -158,3 +158,41 @@ TEST_CASE("+ - .* and products by an integer of long integer vectors equal FLINT
   fmpz_add(want.get(), x[6].get(), y[6].get());
   CHECK(fmpz_equal(sum.as_vec()[6].as_int(), want.get()));
 }
+
+// v // c and v % c entry by entry as for integers (floor), v / c when c divides every entry; an
+// entry it does not divide, and a zero divisor, give the general route's messages.
+TEST_CASE("// % and / by an integer of long integer vectors equal FLINT entry by entry", "[integer_vectors]") {
+  cas::test::FreshRandom r;
+  INFO("seed " << r.seed);
+  const std::vector<Fmpz> x = random_integers(r, long_length);
+  const Value a = Value::vec(values_of(x));
+  for (slong bits : {3, 64, 150}) {
+    Fmpz c;
+    fmpz_randtest_not_zero(c.get(), r.state(), bits);
+    INFO("c = " << c.to_string());
+    const Value divisor = Value::integer(c.get());
+    const Value quotient = cas::apply(cas::BinaryOp::FloorDiv, a, divisor);
+    const Value remainder = cas::apply(cas::BinaryOp::Rem, a, divisor);
+    Fmpz q, rem;
+    size_t wrong = 0;
+    for (size_t i = 0; i < long_length; i++) {
+      fmpz_fdiv_qr(q.get(), rem.get(), x[i].get(), c.get());
+      if (!fmpz_equal(quotient.as_vec()[i].as_int(), q.get()) || !fmpz_equal(remainder.as_vec()[i].as_int(), rem.get()))
+        wrong++;
+    }
+    CHECK(wrong == 0);
+    // c times the quotients, divided by c exactly: the quotients again.
+    const Value multiples = cas::apply(cas::BinaryOp::Mul, quotient, divisor);
+    const Value exact = cas::apply(cas::BinaryOp::Div, multiples, divisor);
+    wrong = 0;
+    for (size_t i = 0; i < long_length; i++)
+      if (!fmpz_equal(exact.as_vec()[i].as_int(), quotient.as_vec()[i].as_int())) wrong++;
+    CHECK(wrong == 0);
+  }
+  std::vector<Fmpz> even(long_length);
+  for (size_t i = 0; i < long_length; i++) fmpz_mul_ui(even[i].get(), x[i].get(), 2);
+  fmpz_set_ui(even[long_length - 9].get(), 7);
+  CHECK_THROWS_WITH(cas::apply(cas::BinaryOp::Div, Value::vec(values_of(even)), Value::integer(slong{2})),
+                    "7 is not divisible by 2 (use // for the floor quotient, or work mod p)");
+  CHECK_THROWS_WITH(cas::apply(cas::BinaryOp::Rem, a, Value::integer(slong{0})), Catch::Contains("division by zero"));
+}
