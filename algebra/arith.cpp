@@ -84,7 +84,7 @@ Value int_binary(BinaryOp op, const fmpz* a, const fmpz* b) {
       require_nonzero_divisor(b);
       if (!fmpz_divisible(a, b))
         throw DomainError(fmpz_to_string(a) + " is not divisible by " + fmpz_to_string(b) +
-                          " (use // for the floor quotient, or work mod p)");
+                          " (use // for the floor quotient, or divide mod p: 1/3 mod 7 is 5 mod 7)");
       fmpz_divexact(z, a, b);
       return r;
     case BinaryOp::FloorDiv: require_nonzero_divisor(b); fmpz_fdiv_q(z, a, b); return r;

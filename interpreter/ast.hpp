@@ -34,6 +34,12 @@ class Node {
   // c*x, or one of them negated, with x a variable that now holds the polynomial x. The term's
   // value goes to t without being built.
   virtual bool as_term(Interpreter&, Term&) const { return false; }
+  // `e mod p` with a division or a power in e: e evaluated with its divisions (and powers to a
+  // negative exponent) that are not exact over Z taken in Z/pZ, so that 1/3 mod 7 is 5 mod 7, as
+  // in Maple and Sage. Only through arithmetic (+ - * / ^, negation, parentheses): the arguments
+  // of a call, subscripts and exponents are evaluated as anywhere else.
+  virtual bool divides_or_powers() const { return false; }
+  virtual Value eval_modulo(Interpreter& in, const Value&) const { return eval(in); }
   virtual void resolve(Resolver& r) = 0;
   // Adds the names this node assigns (for the locals of a function body).
   virtual void collect_assigned(std::set<std::string>&) const {}
@@ -146,6 +152,8 @@ class Unary final : public Node {
   Value eval(Interpreter& in) const override;
   void resolve(Resolver& r) override { operand_->resolve(r); }
   bool as_term(Interpreter& in, Term& t) const override;
+  bool divides_or_powers() const override { return op_ == UnaryOp::Neg && operand_->divides_or_powers(); }
+  Value eval_modulo(Interpreter& in, const Value& modulus) const override;
 
  private:
   UnaryOp op_;
@@ -186,10 +194,13 @@ class Chain : public Node {
 class Binary final : public Chain<BinaryOp> {
  public:
   using Chain::Chain;
-  Value eval(Interpreter& in) const override;
+  Value eval(Interpreter& in) const override { return evaluate(in, nullptr); }
   bool as_term(Interpreter& in, Term& t) const override;
+  bool divides_or_powers() const override;
+  Value eval_modulo(Interpreter& in, const Value& modulus) const override { return evaluate(in, &modulus); }
 
  private:
+  Value evaluate(Interpreter& in, const Value* modulus) const;
   size_t add_terms(Interpreter& in, Value& sum, size_t from) const;
 };
 

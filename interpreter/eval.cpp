@@ -108,6 +108,11 @@ Value Unary::eval(Interpreter& in) const {
   return at_position(where(), [&] { return negate(v); });
 }
 
+Value Unary::eval_modulo(Interpreter& in, const Value& modulus) const {
+  Value v = operand_->eval_modulo(in, modulus);
+  return at_position(where(), [&] { return negate(v); });
+}
+
 // ---- sums of terms c*x^k ------------------------------------------------------------
 
 // A printed polynomial reads back as a chain of terms c*x^k. Evaluated one `+` at a time, each term
@@ -205,8 +210,33 @@ class PendingSum {
 
 }  // namespace
 
-Value Binary::eval(Interpreter& in) const {
-  Value result = first_->eval(in);
+bool Binary::divides_or_powers() const {
+  auto divides = [](const Link& link) {
+    return link.op == BinaryOp::Div || link.op == BinaryOp::Pow || link.operand->divides_or_powers();
+  };
+  return first_->divides_or_powers() || std::any_of(links_.begin(), links_.end(), divides);
+}
+
+namespace {
+
+// a op b inside `... mod p` (Node::eval_modulo): a division or a power that fails over Z (not
+// exact, a negative exponent) is taken again with its operands reduced mod p. A failure there too
+// is the one reported (1/0 mod 7: "division by zero").
+Value apply_modulo(BinaryOp op, const Value& a, const Value& b, const Value& modulus) {
+  if (op != BinaryOp::Div && op != BinaryOp::Pow) return apply(op, a, b);
+  try {
+    return apply(op, a, b);
+  } catch (const DomainError&) {
+    if (a.modulus() || b.modulus()) throw;  // already in some Z/pZ: the failure stands
+    return apply(op, reduce_mod(a, modulus), op == BinaryOp::Pow ? b : reduce_mod(b, modulus));
+  }
+}
+
+}  // namespace
+
+// The chain left to right; with a modulus, as Node::eval_modulo says.
+Value Binary::evaluate(Interpreter& in, const Value* modulus) const {
+  Value result = modulus ? first_->eval_modulo(in, *modulus) : first_->eval(in);
   for (size_t i = 0; i < links_.size();) {
     const Link& link = links_[i];
     if (result.is(Kind::ZPoly) && (link.op == BinaryOp::Add || link.op == BinaryOp::Sub)) {
@@ -215,8 +245,11 @@ Value Binary::eval(Interpreter& in) const {
         continue;
       }
     }
-    Value right = link.operand->eval(in);
-    Value next = at_position(link.where, [&] { return apply(link.op, result, right); });
+    const bool in_modulo = modulus && link.op != BinaryOp::Pow;  // an exponent is an integer as anywhere
+    Value right = in_modulo ? link.operand->eval_modulo(in, *modulus) : link.operand->eval(in);
+    Value next = at_position(link.where, [&] {
+      return modulus ? apply_modulo(link.op, result, right, *modulus) : apply(link.op, result, right);
+    });
     check_interrupt(link.where);
     result = std::move(next);
     i++;
@@ -234,9 +267,22 @@ size_t Binary::add_terms(Interpreter& in, Value& sum, size_t from) const {
   return end;
 }
 
+// With a division or a power on the left, the first modulus is evaluated before it, and the left
+// side modulo it (Node::eval_modulo).
 Value ModExpr::eval(Interpreter& in) const {
-  Value result = first_->eval(in);
-  for (const Link& link : links_) {
+  Value result;
+  size_t next_link = 0;
+  if (first_->divides_or_powers()) {
+    const Link& link = links_.front();
+    Value p = link.operand->eval(in);
+    Value left = first_->eval_modulo(in, p);
+    result = at_position(link.where, [&] { return reduce_mod(left, p); });
+    next_link = 1;
+  } else {
+    result = first_->eval(in);
+  }
+  for (size_t i = next_link; i < links_.size(); i++) {
+    const Link& link = links_[i];
     Value p = link.operand->eval(in);
     Value next = at_position(link.where, [&] { return reduce_mod(result, p); });
     result = std::move(next);

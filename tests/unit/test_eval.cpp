@@ -187,6 +187,32 @@ TEST_CASE("/ is exact division", "[eval][integers]") {
   CHECK_THAT(error_message("x / 0"), Catch::Contains("zero polynomial"));
 }
 
+// `e mod p` takes the divisions of e that are not exact over Z in Z/pZ (as Maple and Sage read
+// 1/3 mod 7); exact ones stay over Z, so 6/2 mod 4 is 3 mod 4. Arguments of calls are not affected.
+TEST_CASE("divisions under mod p that are not exact over Z are taken in Z/pZ", "[eval][mod]") {
+  CHECK(show("1/3 mod 7") == "5 mod 7");
+  CHECK(show("-1/3 mod 7") == "2 mod 7");
+  CHECK(show("1/3 + 1/5 mod 7") == "1 mod 7");
+  CHECK(show("(1/3) * 3 mod 7") == "1 mod 7");
+  CHECK(show("2^-1 mod 7") == "4 mod 7");
+  CHECK(show("(2/3)^-2 mod 7") == "4 mod 7");  // (3/2)^2 = 9/4 = 2 * 2 = 4
+  CHECK(show("6/2 mod 4") == "3 mod 4");
+  CHECK(show("(x^2 + 1)/2 mod 7") == "(4*x^2 + 4) mod 7");
+  CHECK(show("(x^2 - 1)/(x + 1) mod 7") == "(x + 6) mod 7");
+  CHECK(show("[1, 2]/3 mod 7") == "[5, 3] mod 7");
+  CHECK(show("3^(10^20) mod 101") == "1 mod 101");  // a power too large over Z, fine mod 101
+  CHECK(show("a = 1/3 mod 7; a * 3") == "1 mod 7");
+  CHECK(error_message("1/3 mod 6") == "3 mod 6 is not invertible");
+  CHECK(error_message("1/0 mod 7") == "0 mod 7 is not invertible");
+  CHECK(error_message("x^-1 mod 7") == "a polynomial to a negative power is not a polynomial");
+  CHECK(error_message("(x^2 + 1)/(x + 1) mod 7") == "the division is not exact: the divisor does not divide the dividend");
+  CHECK(error_message("1/3 mod 1") == "a modulus must be at least 2, not 1");
+  // Already in some Z/pZ, a failure stands; a call's arguments are evaluated as anywhere.
+  CHECK(error_message("1/(3 mod 5) mod 7") == "2 mod 5 is already reduced mod 5; lift it first to reduce mod 7");
+  CHECK_THAT(error_message("coeff(x/2, 1) mod 7"), Catch::Contains("not exact in Z[x]"));
+  CHECK_THAT(error_message("1/3"), Catch::Contains("1/3 mod 7 is 5 mod 7"));
+}
+
 // ---- Z/pZ ---------------------------------------------------------------------------
 
 TEST_CASE("integers are promoted to Z/pZ; Z[x] to Z/pZ[x]", "[eval][mod]") {
@@ -392,16 +418,39 @@ Twin random_polynomial_expression(flint_rand_t state, int depth) {
   return {a.cas + op + b.cas, a.gp + op + b.gp};
 }
 
+// Divisions and powers to negative exponents: in cas under `mod p` (Node::eval_modulo), in GP over
+// Q and then mapped to Z/pZ. They agree while no denominator vanishes mod p, so p is large here
+// and a zero denominator an error on both sides.
+Twin random_rational_expression(flint_rand_t state, int depth) {
+  if (depth > 2 || n_randint(state, 10) < 3) {
+    std::string n = random_integer_text(state);
+    return {n, n};
+  }
+  Twin a = parenthesized(random_rational_expression(state, depth + 1));
+  if (n_randint(state, 4) == 0) {
+    std::string e = std::to_string(static_cast<slong>(n_randint(state, 7)) - 3);
+    return {a.cas + "^(" + e + ")", a.gp + "^(" + e + ")"};
+  }
+  const char* op = n_randint(state, 2) ? " / " : (n_randint(state, 2) ? " * " : " + ");
+  Twin b = parenthesized(random_rational_expression(state, depth + 1));
+  return {a.cas + op + b.cas, a.gp + op + b.gp};
+}
+
 Twin random_twin(flint_rand_t state) {
   static const char* const primes[] = {"2", "3", "17", "65537", "18446744073709551557",
                                        "170141183460469231731687303715884105727"};
   const std::string p = primes[n_randint(state, 6)];
-  switch (n_randint(state, 4)) {
+  switch (n_randint(state, 5)) {
     case 0: return random_integer_expression(state, 0);
     case 1: return random_polynomial_expression(state, 0);
     case 2: {  // a polynomial expression reduced mod p
       Twin f = random_polynomial_expression(state, 1);
       return {"lift((" + f.cas + ") mod " + p + ")", "lift(Mod(1, " + p + ") * (" + f.gp + "))"};
+    }
+    case 3: {  // a rational expression mod a large p
+      const std::string q = primes[4 + n_randint(state, 2)];
+      Twin r = random_rational_expression(state, 0);
+      return {"lift((" + r.cas + ") mod " + q + ")", "lift(Mod(1, " + q + ") * (" + r.gp + "))"};
     }
     default: {  // Z/pZ arithmetic, inverses included
       const std::string a = random_integer_text(state), b = random_integer_text(state);

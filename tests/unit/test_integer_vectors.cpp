@@ -193,6 +193,6 @@ TEST_CASE("// % and / by an integer of long integer vectors equal FLINT entry by
   for (size_t i = 0; i < long_length; i++) fmpz_mul_ui(even[i].get(), x[i].get(), 2);
   fmpz_set_ui(even[long_length - 9].get(), 7);
   CHECK_THROWS_WITH(cas::apply(cas::BinaryOp::Div, Value::vec(values_of(even)), Value::integer(slong{2})),
-                    "7 is not divisible by 2 (use // for the floor quotient, or work mod p)");
+                    "7 is not divisible by 2 (use // for the floor quotient, or divide mod p: 1/3 mod 7 is 5 mod 7)");
   CHECK_THROWS_WITH(cas::apply(cas::BinaryOp::Rem, a, Value::integer(slong{0})), Catch::Contains("division by zero"));
 }
