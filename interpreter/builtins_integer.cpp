@@ -72,6 +72,27 @@ Value builtin_lcm(CallContext& c) {
   return Value::zpoly(std::move(l));
 }
 
+// gcd and lcm of the entries of one vector (PARI's gcd(v)) or of two or more arguments, folded
+// pairwise by the two-argument function; of no entries the neutral element (gcd 0, lcm 1), of one
+// entry a with the neutral element (gcd(a, 0), the normalised a).
+Value folded(CallContext& c, BuiltinFunction pairwise, const char* fn, slong neutral) {
+  if (c.args.size() == 1 && !c.args[0].is(Kind::Vec))
+    throw DomainError(std::string(fn) + ": needs a vector, or two or more integers or polynomials, not " +
+                      describe(c.args[0]) + " alone");
+  const std::vector<Value> items = c.args.size() == 1 ? c.args[0].as_vec() : c.args;
+  std::vector<Value> two = {items.empty() ? Value::integer(neutral) : items[0], Value::integer(neutral)};
+  CallContext pair_context{c.interp, two, c.nodes, c.where};
+  if (items.size() <= 1) return pairwise(pair_context);
+  for (size_t i = 1; i < items.size(); i++) {
+    two[1] = items[i];
+    two[0] = pairwise(pair_context);
+  }
+  return two[0];
+}
+
+Value builtin_gcd_of_any(CallContext& c) { return c.args.size() == 2 ? builtin_gcd(c) : folded(c, builtin_gcd, "gcd", 0); }
+Value builtin_lcm_of_any(CallContext& c) { return c.args.size() == 2 ? builtin_lcm(c) : folded(c, builtin_lcm, "lcm", 1); }
+
 // The smallest cofactors, GMP's (|s| <= |b|/2g and |t| <= |a|/2g, with GMP's rules when one
 // argument divides the other), which PARI's gcdext gives too. FLINT 2.9's fmpz_xgcd only reduces s
 // mod b/g: xgcd(12, 18) gave [6, 17, -11] instead of [6, -1, 1].
@@ -355,13 +376,15 @@ Value builtin_binomial(CallContext& c) {
 }  // namespace
 
 void register_integer_builtins(Registry& r) {
-  r.reg("gcd", 2, builtin_gcd,
+  r.reg("gcd", 1, -1, builtin_gcd_of_any,
         "gcd(a, b): the greatest common divisor. Integers: non-negative, gcd(0, 0) = 0. Polynomials over Z/pZ "
         "(p prime): monic; in Z[x]: with positive leading coefficient. Elements of Z/pZ are constant polynomials: "
-        "gcd(2 mod 7, 3 mod 7) = 1 mod 7, as in Z/7Z[x].");
-  r.reg("lcm", 2, builtin_lcm,
+        "gcd(2 mod 7, 3 mod 7) = 1 mod 7, as in Z/7Z[x]. gcd(a, b, c, ...) and gcd(v) of a vector's entries: "
+        "gcd(gcd(a, b), c)..., gcd([]) = 0.");
+  r.reg("lcm", 1, -1, builtin_lcm_of_any,
         "lcm(a, b): the least common multiple of two integers (non-negative) or two polynomials (monic over "
-        "Z/pZ, positive leading coefficient in Z[x]).");
+        "Z/pZ, positive leading coefficient in Z[x]). lcm(a, b, c, ...) and lcm(v) of a vector's entries, "
+        "lcm([]) = 1.");
   r.reg("xgcd", 2, builtin_xgcd,
         "xgcd(a, b): [g, s, t] with g = gcd(a, b) = s*a + t*b. For integers, or polynomials over Z/pZ with p "
         "prime (g monic); in Z[x] it is an error: reduce mod p first.");

@@ -171,6 +171,48 @@ Value builtin_deriv(CallContext& c) {
   return Value::zpoly(derivative_on_cores(zpoly_arg(c, 0)));
 }
 
+// content and primpart over Z, as PARI's: the gcd of the coefficients (or entries), non-negative,
+// and the value divided by it with its sign kept: content(-2*x - 4) is 2, primpart(-2*x - 4) is
+// -x - 2. Over Z/pZ every non-zero coefficient is a unit, so there is nothing to take out.
+void content_of(fmpz_t out, const Value& v, const char* fn) {
+  switch (v.kind()) {
+    case Kind::Int: fmpz_abs(out, v.as_int()); return;
+    case Kind::ZPoly: fmpz_poly_content(out, v.as_zpoly().get()); return;
+    case Kind::Vec:
+      fmpz_zero(out);
+      for (const Value& e : v.as_vec()) {
+        if (!e.is(Kind::Int))
+          throw DomainError(std::string(fn) + ": the entries must be integers, not " + describe(e));
+        fmpz_gcd(out, out, e.as_int());
+      }
+      return;
+    default:
+      throw DomainError(std::string(fn) + ": needs an integer, a polynomial in Z[x] or a vector of integers, not " +
+                        describe(v) + (v.modulus() ? " (over Z/pZ every non-zero coefficient is a unit)" : ""));
+  }
+}
+
+Value builtin_content(CallContext& c) {
+  Fmpz g;
+  content_of(g.get(), c.args[0], "content");
+  return Value::integer(std::move(g));
+}
+
+Value builtin_primpart(CallContext& c) {
+  const Value& v = c.args[0];
+  Fmpz g;
+  content_of(g.get(), v, "primpart");
+  if (fmpz_is_zero(g.get()) || fmpz_is_one(g.get())) return v;
+  if (v.is(Kind::Int)) return Value::integer(fmpz_sgn(v.as_int()));
+  if (v.is(Kind::ZPoly)) {
+    ZPoly r;
+    fmpz_poly_scalar_divexact_fmpz(r.get(), v.as_zpoly().get(), g.get());
+    return Value::zpoly(std::move(r));
+  }
+  const std::vector<Value>& x = v.as_vec();
+  return integer_vector_from(x.size(), [&x, &g](fmpz* out, size_t i) { fmpz_divexact(out, x[i].as_int(), g.get()); });
+}
+
 Value builtin_compose(CallContext& c) {
   ModulusPtr m = poly_ring(c, {0, 1}, "compose");
   if (m) {
@@ -399,6 +441,12 @@ void register_poly_builtins(Registry& r) {
         "eval(f, a): f evaluated at a, also written f(a). An integer for f in Z[x] and integer a; an element of "
         "Z/pZ when f or a is over Z/pZ.");
   r.reg("deriv", 1, builtin_deriv, "deriv(f): the derivative of f.");
+  r.reg("content", 1, builtin_content,
+        "content(f): the greatest common divisor of the coefficients of f in Z[x] (or of the entries of a vector "
+        "of integers, or |n| for an integer), non-negative: content(-2*x - 4) is 2; content(0) is 0.");
+  r.reg("primpart", 1, builtin_primpart,
+        "primpart(f): f divided by its content, its sign kept (as PARI): primpart(-2*x - 4) is -x - 2; "
+        "primpart(0) is 0.");
   r.reg("divrem", 2, builtin_divrem,
         "divrem(f, g): [q, r] with f = q*g + r, the same q and r as f // g and f % g. Over Z/pZ deg r < deg g "
         "(the leading coefficient of g must be invertible). In Z[x], exact Euclidean division when g's "

@@ -221,6 +221,37 @@ TEST_CASE("gcd and lcm in Z[x] agree with FLINT; xgcd needs a field", "[builtins
   CHECK(error_message("xgcd(x^2 + 1, x + 1)").find("xgcd: polynomials need a field") == 0);
 }
 
+// PARI's content and primpart: values from PARI/GP, random ones against FLINT's content (the
+// primitive part keeps the sign, where fmpz_poly_primitive_part makes the leading coefficient positive).
+TEST_CASE("content and primpart over Z", "[builtins][poly]") {
+  CHECK(show("content(-2*x - 4)") == "2");
+  CHECK(show("primpart(-2*x - 4)") == "-x - 2");
+  CHECK(show("content(6*x^2 + 9)") == "3");
+  CHECK(show("primpart(6*x^2 + 9)") == "2*x^2 + 3");
+  CHECK(show("content(0)") == "0");
+  CHECK(show("primpart(0)") == "0");
+  CHECK(show("content(-6)") == "6");
+  CHECK(show("primpart(-6)") == "-1");
+  CHECK(show("content([4, -6, 8])") == "2");
+  CHECK(show("primpart([4, -6, 8])") == "[2, -3, 4]");
+  RandomZ r;
+  Session s;
+  for (int i = 0; i < trials(50); i++) {
+    cas::ZPoly f = r.nonzero(8, 40), g;
+    fmpz_poly_scalar_mul_si(f.get(), f.get(), -6);
+    Fmpz content;
+    fmpz_poly_content(content.get(), f.get());
+    fmpz_poly_scalar_divexact_fmpz(g.get(), f.get(), content.get());
+    CHECK(s.show("content(" + src(f) + ")") == content.to_string());
+    CHECK(s.show("primpart(" + src(f) + ")") == cas::format_zpoly(g));
+    CHECK(holds(s, "f = " + src(f) + "; content(f) * primpart(f) == f and content(primpart(f)) == 1"));
+  }
+  CHECK(error_message("content(x mod 7)") ==
+        "content: needs an integer, a polynomial in Z[x] or a vector of integers, not x mod 7 (over Z/pZ every "
+        "non-zero coefficient is a unit)");
+  CHECK(error_message("primpart([x])") == "primpart: the entries must be integers, not x");
+}
+
 TEST_CASE("resultant: FLINT in Z[x], PARI/GP values, reduction mod p commutes", "[builtins][poly]") {
   CHECK(show("resultant(x^3 + 2*x + 1, 3*x^2 - x + 5)") == "16");      // PARI/GP polresultant
   CHECK(show("resultant(x^5 - 3*x + 7, 2*x^3 + x - 4)") == "-11203");  // PARI/GP
