@@ -139,7 +139,7 @@ const char* short_operand_key(ShortOperandClass c) {
 size_t short_operand_default(ShortOperandClass c) {
   size_t limit = 0;  // shorter length x cores
   switch (c) {
-    case ShortOperandClass::NttPrime64:
+    case ShortOperandClass::NttPrime64: limit = 256; break;
     case ShortOperandClass::NttPrime62: limit = 32; break;
     case ShortOperandClass::NttPrime32: limit = 128; break;
     case ShortOperandClass::NttPrime17:

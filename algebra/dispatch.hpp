@@ -53,7 +53,7 @@ const char* short_operand_key(ShortOperandClass c);  // "cpu.short_operand.ntt_p
 // Without a calibration, the limit is m * cores <= a constant per class. With a long operand of
 // 2^18 coefficients (twentieth session), FLINT was the faster up to a shorter operand of m
 // coefficients, where m * cores stayed near that constant on both the 2-core development machine
-// and the H100's 16-core host: one transform modulo p < 2^17 / 2^32 / 2^64: 512 / 128 / 32; CRT
+// and the H100's 16-core host: one transform modulo p < 2^17 / 2^32 / 2^62: 512 / 128 / 32; CRT
 // primes: 512 for every size of p (with 2^20 coefficients in cas on the host, modulo 1000000007,
 // FLINT took 0.36x the primes' time at m = 8 and 1.8x at m = 64; the development machine's FLINT
 // won up to m = 1024, so 512 gives away some there). Through a transform, m = 2 had cost 2.2-11
@@ -61,7 +61,11 @@ const char* short_operand_key(ShortOperandClass c);  // "cpu.short_operand.ntt_p
 // coefficients, times in cas, fresh results) and p above 64 bits: 31, the most that fits both
 // machines: with 2 cores FLINT won up to m = 16 (2^20 x 16: 121 against 218 ms), with 16 it lost
 // already at m = 2 (104-128 against 38-47 ms; that host's FLINT makes its integers slowly).
-// The two machines differ by up to 2x from that rule just above it, which `cas --calibrate`
+// One transform modulo 2^62 <= p < 2^64, where cas's transforms take 2.1-2.6 times their time
+// below 2^62 (products of 2^18 coefficients: 18.3 against 8.7 ms on the development machine, 11.3
+// against 4.3 on the host): 256. The calibrations of both machines (twenty-first session) confirmed the other five
+// as the least summed excess over both tables, and chose 256 here (32 had cost up to 1.5x).
+// The machines differ by up to 2x from these rules just above them, which `cas --calibrate`
 // measures away.
 size_t short_operand_default(ShortOperandClass c);  // the longest shorter operand kept with FLINT
 
