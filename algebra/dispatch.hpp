@@ -142,6 +142,7 @@ bool use_cpu_ntt(bool one_transform, std::uint64_t p, size_t length);
 // coefficients) 1.7x, with 130 primes (4000 bits) 0.3-0.9x. Below 2^14 they lost for small
 // (16 bits: 0.9x at 2^12) or large coefficients (1000 bits: 0.5x at 2^13).
 constexpr size_t cpu_crt_crossover_z = 16383, cpu_crt_most_primes_z = 40;
+constexpr size_t cpu_crt_power_crossover_z = 2047;
 
 std::string crossover_config_path();
 // Reads the config file when present (silently keeps the defaults otherwise).

@@ -168,13 +168,14 @@ std::string ntt_power(const EngineNote& n, const char* engine) {
          ", one inverse NTT (repeated squaring would transform each growing intermediate power)";
 }
 
-std::string multimodular_power(const EngineNote& n) {
+// engine: "the GPU" or "the CPU's cores".
+std::string multimodular_power(const EngineNote& n, const char* engine) {
   const OperationDetail& d = n.detail;
-  return power(n) + " through " + multimodular_primes_text(d, power_length(d)) +
-         " on the GPU: the bound |c_k| <= n^(e-1) |f|_inf^e < 2^" + number(d.bound_bits) +
+  return power(n) + " through " + multimodular_primes_text(d, power_length(d)) + " on " + engine +
+         ": the bound |c_k| <= n^(e-1) |f|_inf^e < 2^" + number(d.bound_bits) +
          " (a coefficient of f^e sums at most n^(e-1) products of e coefficients), f reduced mod each prime, one NTT "
          "of length " + number(power_transform_length(d)) + " per prime, every value raised to the power " +
-         number(d.length2) + ", one inverse NTT, Garner's CRT on the GPU in symmetric representation";
+         number(d.length2) + ", one inverse NTT, Garner's CRT in symmetric representation";
 }
 
 bool is(const EngineNote& n, const char* key) { return n.what && std::strcmp(n.what, key) == 0; }
@@ -242,8 +243,8 @@ std::string explain_note(const EngineNote& n) {
     text = ntt_power(n, "by cas's NTT on the CPU");
   } else if (is(n, "gpu ntt power")) {
     text = ntt_power(n, "on the GPU");
-  } else if (is(n, "gpu crt power")) {
-    text = multimodular_power(n);
+  } else if (is(n, "gpu crt power") || is(n, "cpu crt power")) {
+    text = multimodular_power(n, is(n, "gpu crt power") ? "the GPU" : "the CPU's cores");
   } else if (is(n, "gpu crt") || is(n, "gpu crt integer")) {
     text = multimodular_product(n, "GPU");
   } else if (is(n, "cpu crt")) {
@@ -289,7 +290,7 @@ std::string explain_engine(const std::vector<EngineNote>& notes) {
     if (!n.what || std::strcmp(n.what, "cas function") == 0) continue;
     (std::strncmp(n.what, "gpu ", 4) == 0 ? on_gpu : on_cpu) = true;
     cpu_transform = cpu_transform || is(n, "cpu ntt") || is(n, "cpu ntt product") || is(n, "cpu crt product") ||
-                    is(n, "cpu ntt power") || is(n, "cpu crt");
+                    is(n, "cpu ntt power") || is(n, "cpu crt") || is(n, "cpu crt power");
   }
   std::string text = "engine: ";
   if (on_gpu) text += on_cpu ? "the GPU (CUDA) for the gpu operations, the CPU for the rest" : "the GPU (CUDA)";

@@ -447,11 +447,15 @@ ZPoly multiply_multimodular(const ZPoly& a, const ZPoly& b, ProductEngine engine
   return c;
 }
 
+ulong power_bound_bits(const ZPoly& f, ulong e) {
+  return e * max_coefficient_bits(f) + (e - 1) * ceil_log2(static_cast<ulong>(f.length()));
+}
+
 MultimodularPlan plan_multimodular_power(const ZPoly& f, ulong e) {
   MultimodularPlan plan;
   if (f.is_zero() || e == 0) return plan;
   const ulong n = static_cast<ulong>(f.length());
-  plan.bound_bits = e * max_coefficient_bits(f) + (e - 1) * ceil_log2(n);
+  plan.bound_bits = power_bound_bits(f, e);
   plan.log2_length = ceil_log2(e * (n - 1) + 1);
   plan.primes = multimodular_primes(plan.bound_bits, plan.log2_length);
   return plan;

@@ -57,6 +57,7 @@ ZPoly multiply_multimodular(const ZPoly& a, const ZPoly& b, ProductEngine engine
 // (n = len f), so |c_k| <= n^(e-1) |f|_inf^e < 2^bound_bits with bound_bits = e bits(|f|_inf) +
 // (e - 1) ceil(log2 n). Empty for f = 0.
 MultimodularPlan plan_multimodular_power(const ZPoly& f, ulong e);
+ulong power_bound_bits(const ZPoly& f, ulong e);  // that bound_bits, without the primes
 // f^e through those primes, each prime's power in ONE forward and one inverse transform (the
 // transformed f is raised to the e-th power pointwise; no transform of an intermediate power).
 // Gpu: on the GPU; HostKernels and Cpu: the same steps on the host, FLINT's nmod_poly_pow for the

@@ -14,6 +14,7 @@
 #include <flint/nmod_vec.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <optional>
 #include <string>
 
@@ -377,6 +378,23 @@ ModPoly power(const ModPoly& a, ulong e) {
   return pow_flint(a, e);
 }
 
+// Z[x] powers on the CPU through the primes, each prime's power in one transform
+// (power_multimodular), from a result of cpu_crt_power_crossover_z coefficients while few primes
+// do; nullopt otherwise.
+std::optional<ZPoly> power_z_on_cpu_primes(const ZPoly& a, ulong e) {
+  if (a.is_zero() || a.length() < 2 || e < 2 || e > (ulong{1} << 40) / static_cast<ulong>(a.length() - 1))
+    return std::nullopt;
+  const size_t length = static_cast<size_t>(e) * static_cast<size_t>(a.length() - 1) + 1;
+  // The primes are at least this many (multimodular_primes): count them only when few will do.
+  if (length < cpu_crt_power_crossover_z ||
+      power_bound_bits(a, e) / (multimodular_prime_bits - 1) >= cpu_crt_most_primes_z)
+    return std::nullopt;
+  MultimodularPlan plan;
+  ZPoly r = power_multimodular(a, e, ProductEngine::Cpu, &plan);
+  engine_note("cpu crt power", static_cast<double>(length), multimodular_detail(plan, a.length(), static_cast<slong>(e)));
+  return r;
+}
+
 ZPoly power(const ZPoly& a, ulong e) {
   // Above the Z[x] crossover: every prime's power in one transform on the GPU.
   if (!a.is_zero() && a.length() > 1 && e > 1 && e <= (ulong{1} << 40) / static_cast<ulong>(a.length() - 1)) {
@@ -393,6 +411,7 @@ ZPoly power(const ZPoly& a, ulong e) {
       }
     }
   }
+  if (auto r = power_z_on_cpu_primes(a, e)) return std::move(*r);
   double n = static_cast<double>(a.length()) * static_cast<double>(e);
   engine_note("flint fmpz_poly_pow", n, product_detail(a.length(), static_cast<slong>(e)));
   ZPoly r;

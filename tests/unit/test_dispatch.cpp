@@ -380,6 +380,37 @@ TEST_CASE("CPU powers: one transform where p has the roots, square and multiply 
       }
 }
 
+// Z[x] powers: through the primes on the CPU (one transform per prime) from a result of
+// cpu_crt_power_crossover_z coefficients while fewer than cpu_crt_most_primes_z primes hold the
+// bound, FLINT's fmpz_poly_pow otherwise; equal to FLINT's either way.
+TEST_CASE("CPU powers in Z[x] take the primes from their crossover while few do", "[dispatch]") {
+  ModeGuard guard(cas::GpuMode::Off);
+  cas::test::FreshRandom random;
+  INFO("seed " << random.seed);
+  const struct {
+    slong length;
+    ulong bits, e;
+    const char* engine;
+  } cases[] = {{1000, 64, 2, "flint fmpz_poly_pow"},  // 1999 coefficients: below the crossover
+               {1100, 64, 2, "cpu crt power"},        {700, 20, 5, "cpu crt power"},
+               {3000, 200, 3, "cpu crt power"},       {600, 64, 40, "flint fmpz_poly_pow"},  // 2600+ bits
+               {2, 1, 5000, "flint fmpz_poly_pow"}};
+  for (const auto& c : cases) {
+    cas::ZPoly a, expected;
+    fmpz_poly_randtest_not_zero(a.get(), random.state(), c.length, c.bits);
+    fmpz_poly_set_coeff_si(a.get(), c.length - 1, -3);
+    cas::Fmpz largest;  // one coefficient of the full size, which the bound counts
+    fmpz_setbit(largest.get(), c.bits - 1);
+    fmpz_poly_set_coeff_fmpz(a.get(), 0, largest.get());
+    fmpz_poly_pow(expected.get(), a.get(), c.e);
+    cas::engine_reset();
+    const cas::ZPoly power = cas::power(a, c.e);
+    INFO("length " << c.length << ", " << c.bits << " bits, e = " << c.e << ": " << cas::engine_last());
+    CHECK(fmpz_poly_equal(power.get(), expected.get()));
+    CHECK(engine_is(c.engine));
+  }
+}
+
 // Moduli above 64 bits: products through the primes from the Z[x] crossover while at most
 // cpu_crt_most_primes_z primes hold 2 bits(p) + log2 bits, FLINT's fmpz_mod_poly_mul otherwise;
 // powers by square and multiply through them.

@@ -86,6 +86,12 @@ TEST_CASE("explain: products and powers name FLINT's algorithm and the modulus",
   s.eval("q = nextprime(2^100); c = (x + 2) mod q; d = (x + 3) mod q");
   CHECK_THAT(explained(s, "c * d"),
              Catch::Contains("product in Z/pZ with a 101-bit p[x]"));
+  // A Z[x] power through the primes on the CPU (GPU off: the GPU would take it in auto).
+  s.eval("gpu(\"off\"); f = randzpoly(2000, 64)");
+  const std::string power = explained(s, "f^3");
+  CHECK_THAT(power, Catch::Contains("on the CPU's cores: the bound |c_k| <= n^(e-1) |f|_inf^e"));
+  CHECK_THAT(power, Catch::Contains("engine: the CPU (cas's own transforms"));
+  s.eval("gpu(\"auto\")");
 }
 
 TEST_CASE("explain: FLINT's cutoffs for nmod_poly_mul", "[explain]") {
