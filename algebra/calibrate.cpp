@@ -266,11 +266,13 @@ void calibrate_short_operands(std::ostream& log, Crossovers& result, flint_rand_
   set_gpu_mode(GpuMode::Off);
   for (size_t i = 0; i < std::size(cases); i++) {
     std::vector<std::vector<Timing>> series = {measure_short_operands(cases[i], state)};
-    while (i + 1 < std::size(cases) && cases[i + 1].c == cases[i].c) series.push_back(measure_short_operands(cases[++i], state));
+    while (i + 1 < std::size(cases) && cases[i + 1].c == cases[i].c)
+      series.push_back(measure_short_operands(cases[++i], state));
     const size_t first_for_transforms = joint_crossover_length(series);
     const size_t c = static_cast<size_t>(cases[i].c);
     result.flint_short_operand[c] = first_for_transforms == SIZE_MAX ? never_on_gpu : first_for_transforms - 1;
-    for (const auto& timings : series) print_rows(log, short_operand_key(cases[i].c), timings, first_for_transforms, "flint", "transforms");
+    for (const auto& timings : series)
+      print_rows(log, short_operand_key(cases[i].c), timings, first_for_transforms, "flint", "transforms");
   }
   set_crossovers(saved);
 }

@@ -14,7 +14,6 @@
 #include <flint/nmod_vec.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <optional>
 #include <string>
 

@@ -90,8 +90,13 @@ Value folded(CallContext& c, BuiltinFunction pairwise, const char* fn, slong neu
   return two[0];
 }
 
-Value builtin_gcd_of_any(CallContext& c) { return c.args.size() == 2 ? builtin_gcd(c) : folded(c, builtin_gcd, "gcd", 0); }
-Value builtin_lcm_of_any(CallContext& c) { return c.args.size() == 2 ? builtin_lcm(c) : folded(c, builtin_lcm, "lcm", 1); }
+Value builtin_gcd_of_any(CallContext& c) {
+  return c.args.size() == 2 ? builtin_gcd(c) : folded(c, builtin_gcd, "gcd", 0);
+}
+
+Value builtin_lcm_of_any(CallContext& c) {
+  return c.args.size() == 2 ? builtin_lcm(c) : folded(c, builtin_lcm, "lcm", 1);
+}
 
 // The smallest cofactors, GMP's (|s| <= |b|/2g and |t| <= |a|/2g, with GMP's rules when one
 // argument divides the other), which PARI's gcdext gives too. FLINT 2.9's fmpz_xgcd only reduces s

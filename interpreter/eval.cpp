@@ -221,7 +221,7 @@ namespace {
 
 // a op b inside `... mod p` (Node::eval_modulo): a division or a power that fails over Z (not
 // exact, a negative exponent) is taken again with its operands reduced mod p. A failure there too
-// is the one reported (1/0 mod 7: "division by zero").
+// is the one reported (1/0 mod 7: "0 mod 7 is not invertible").
 Value apply_modulo(BinaryOp op, const Value& a, const Value& b, const Value& modulus) {
   if (op != BinaryOp::Div && op != BinaryOp::Pow) return apply(op, a, b);
   try {
