@@ -2,6 +2,7 @@
 
 #include "error.hpp"
 #include "parallel.hpp"
+#include "zpoly_cores.hpp"
 
 #include <flint/fmpz_mod_poly_factor.h>
 #include <flint/nmod_poly_factor.h>
@@ -41,15 +42,12 @@ void require_invertible_lead(const ModPoly& b, const char* what) {
 
 namespace {
 
-// From this many coefficients on, conversions between Z[x] and Z/pZ[x] run in ranges on the cores.
-constexpr size_t conversions_on_cores_from = size_t{1} << 15, conversion_grain = size_t{1} << 14;
-
 // Word-size p only: above 64 bits each residue is an integer made on a worker and freed on the
 // main thread, and 2^20 of them took 39 ms against FLINT's 33 ms on one thread (mod 2^127 - 1).
 void reduce_on_cores(ModPoly& r, const fmpz* coeffs, size_t n) {
   const nmod_t mod = r.modulus()->nmod();
   ulong* out = r.nmod()->coeffs;
-  parallel_ranges(n, conversion_grain, [&](size_t begin, size_t end) {
+  parallel_ranges(n, zpoly_cores_grain, [&](size_t begin, size_t end) {
     for (size_t i = begin; i < end; i++) out[i] = fmpz_get_nmod(coeffs + i, mod);
   });
   r.nmod()->length = static_cast<slong>(n);
@@ -61,7 +59,7 @@ void reduce_on_cores(ModPoly& r, const fmpz* coeffs, size_t n) {
 ModPoly modpoly_from_fmpz_poly(const fmpz_poly_struct* f, const ModulusPtr& m) {
   ModPoly r(m);
   const size_t n = static_cast<size_t>(f->length);
-  if (r.word() && n >= conversions_on_cores_from) {
+  if (r.word() && n >= zpoly_cores_from) {
     r.fit_length(f->length);
     reduce_on_cores(r, f->coeffs, n);
   } else if (r.word()) {
@@ -79,15 +77,12 @@ ZPoly lifted(const ModPoly& f, bool centred) {
   fmpz* out = r.get()->coeffs;
   if (f.word()) {
     const ulong p = f.modulus()->word(), *words = f.nmod()->coeffs;
-    parallel_ranges(n, conversion_grain, [&](size_t begin, size_t end) {
-      for (size_t i = begin; i < end; i++) {
-        if (centred && words[i] > p / 2) fmpz_set_si(out + i, -static_cast<slong>(p - words[i]));  // p - w < 2^63
-        else fmpz_set_ui(out + i, words[i]);
-      }
+    parallel_ranges(n, zpoly_cores_grain, [&](size_t begin, size_t end) {
+      for (size_t i = begin; i < end; i++) lift_word(out + i, words[i], p, centred);
     });
   } else {
     const fmpz *residues = f.big()->coeffs, *p = f.modulus()->value();
-    parallel_ranges(n, conversion_grain, [&](size_t begin, size_t end) {
+    parallel_ranges(n, zpoly_cores_grain, [&](size_t begin, size_t end) {
       for (size_t i = begin; i < end; i++) {
         if (centred) fmpz_smod(out + i, residues + i, p);
         else fmpz_set(out + i, residues + i);
@@ -95,7 +90,7 @@ ZPoly lifted(const ModPoly& f, bool centred) {
     });
   }
   _fmpz_poly_set_length(r.get(), f.length());
-  if (n >= conversions_on_cores_from) r.mark_made_on_cores();
+  if (n >= zpoly_cores_from) r.mark_made_on_cores();
   return r;
 }
 

@@ -17,6 +17,12 @@ namespace cas {
 // development machine, 48 ms for the lift mod 2^127 - 1. Lifts are marked as made on the cores.
 ModPoly modpoly_from_fmpz_poly(const fmpz_poly_struct* f, const ModulusPtr& m);
 ZPoly lifted(const ModPoly& f, bool centred);
+// One residue w of a word-size p lifted: w, or for the centred lift w - p when w > p/2 (then
+// p - w < 2^63).
+inline void lift_word(fmpz_t out, ulong w, ulong p, bool centred) {
+  if (centred && w > p / 2) fmpz_set_si(out, -static_cast<slong>(p - w));
+  else fmpz_set_ui(out, w);
+}
 ModPoly modpoly_constant(const fmpz_t c, const ModulusPtr& m);
 ModPoly modpoly_x(const ModulusPtr& m);
 

@@ -10,8 +10,7 @@ namespace cas {
 
 namespace {
 
-// From this many coefficients on the ranges pay; below, FLINT's serial functions.
-constexpr size_t cores_from = size_t{1} << 15, grain = size_t{1} << 14;
+constexpr size_t cores_from = zpoly_cores_from, grain = zpoly_cores_grain;
 
 // The polynomial of n coefficients that fill(out, begin, end) writes, range by range, normalised.
 template <class Fill>

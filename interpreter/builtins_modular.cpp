@@ -9,41 +9,32 @@ namespace cas {
 
 namespace {
 
-// Lifts a residue r in 0..p-1 to an integer: unchanged, or symmetric in (-p/2, p/2].
-using LiftResidue = void (*)(fmpz_t out, const fmpz_t residue, const Modulus& m);
-
-void lift_plain(fmpz_t out, const fmpz_t residue, const Modulus&) { fmpz_set(out, residue); }
-void lift_centered(fmpz_t out, const fmpz_t residue, const Modulus& m) { fmpz_smod(out, residue, m.value()); }
-
 // A packed vector's words straight to integers, without making its elements of Z/pZ first, on the
-// cores: w, or for the centred lift w - p when w > p/2 (then p - w < 2^63).
-Value lift_words(const PackedResidues& x, LiftResidue lift) {
+// cores.
+Value lift_words(const PackedResidues& x, bool centred) {
   const ulong p = x.modulus->word();
-  const bool centred = lift == lift_centered;
-  return integer_vector_from(x.words.size(), [&x, p, centred](fmpz* out, size_t i) {
-    const ulong w = x.words[i];
-    if (centred && w > p / 2) fmpz_set_si(out, -static_cast<slong>(p - w));
-    else fmpz_set_ui(out, w);
-  });
+  return integer_vector_from(x.words.size(),
+                             [&x, p, centred](fmpz* out, size_t i) { lift_word(out, x.words[i], p, centred); });
 }
 
 // Z/pZ values become integers, (Z/pZ)[x] becomes Z[x], vectors elementwise;
 // values already over Z are returned unchanged (as PARI does).
-Value lift_value(const Value& v, LiftResidue lift, const char* fn) {
+Value lift_value(const Value& v, bool centred, const char* fn) {
   switch (v.kind()) {
     case Kind::Int:
     case Kind::ZPoly: return v;
     case Kind::Mod: {
       Fmpz r;
-      lift(r.get(), v.as_int(), v.mod_context());
+      if (centred) fmpz_smod(r.get(), v.as_int(), v.mod_context().value());
+      else fmpz_set(r.get(), v.as_int());
       return Value::integer(std::move(r));
     }
-    case Kind::ModPoly: return Value::zpoly(lifted(v.as_modpoly(), lift == lift_centered));
+    case Kind::ModPoly: return Value::zpoly(lifted(v.as_modpoly(), centred));
     case Kind::Vec: {
-      if (const PackedResidues* packed = v.packed_residues()) return lift_words(*packed, lift);
+      if (const PackedResidues* packed = v.packed_residues()) return lift_words(*packed, centred);
       std::vector<Value> out;
       out.reserve(v.as_vec().size());
-      for (const Value& e : v.as_vec()) out.push_back(lift_value(e, lift, fn));
+      for (const Value& e : v.as_vec()) out.push_back(lift_value(e, centred, fn));
       return Value::vec(std::move(out));
     }
     default:
@@ -52,8 +43,8 @@ Value lift_value(const Value& v, LiftResidue lift, const char* fn) {
   }
 }
 
-Value builtin_lift(CallContext& c) { return lift_value(c.args[0], lift_plain, "lift"); }
-Value builtin_centerlift(CallContext& c) { return lift_value(c.args[0], lift_centered, "centerlift"); }
+Value builtin_lift(CallContext& c) { return lift_value(c.args[0], false, "lift"); }
+Value builtin_centerlift(CallContext& c) { return lift_value(c.args[0], true, "centerlift"); }
 
 Value builtin_modulus(CallContext& c) {
   const Value& v = c.args[0];
