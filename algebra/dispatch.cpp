@@ -113,6 +113,11 @@ size_t cpu_ntt_crossover(bool one_transform, std::uint64_t p) {
   return one_transform ? 511 : 4095;
 }
 
+size_t cpu_crt_convolution_from_z(size_t primes) {
+  if (primes <= 16) return 1024;
+  return primes <= 24 ? 2048 : 8192;
+}
+
 bool use_cpu_ntt(bool one_transform, std::uint64_t p, size_t length) {
   return length >= cpu_ntt_crossover(one_transform, p);
 }

@@ -143,6 +143,21 @@ bool use_cpu_ntt(bool one_transform, std::uint64_t p, size_t length);
 // (16 bits: 0.9x at 2^12) or large coefficients (1000 bits: 0.5x at 2^13).
 constexpr size_t cpu_crt_crossover_z = 16383, cpu_crt_most_primes_z = 40;
 constexpr size_t cpu_crt_power_crossover_z = 2047;
+// convolve and negaconvolve over Z of a power-of-two length n take the primes' transforms of
+// length n on the CPU (multimodular.hpp: convolve_with_primes) instead of one product folded
+// modulo x^n -+ 1 (of length 2n - 1: FLINT's, or through the primes from cpu_crt_crossover_z) from
+// this n, which grows with the number of primes: Garner's work per entry is quadratic in it,
+// FLINT's Kronecker substitution's about linear. Development machine, twenty-second session, the
+// first n where the primes won (2^9..2^13, coefficients of 8 to 1000 bits): 2^10 with 1 prime (8 bits;
+// 1.2x) to 17 primes (500 bits; 0.98x, 1.2x at 2^11), 2^11 with 24 (700 bits; 1.2x), 2^13 with 33
+// (1000 bits; 1.4x, 0.7x at 2^12); up to 3-4x in between (128 bits: 2^10-2^12).
+size_t cpu_crt_convolution_from_z(size_t primes);
+// Over a word-size Z/pZ without the roots of unity of order n (2n for negaconvolve), the same
+// from this power-of-two n (ntt_product_cpu.hpp: convolve_words_cpu_ntt), instead of a product
+// folded. Development machine, twenty-second session, p = 10^9 + 7, 2^61 - 1, 2^64 - 59: cyclic
+// 0.95-1.27x at 2^9, 1.4-1.9x at 2^10, 2.0-2.5x at 2^20; negacyclic (whose weights cost three
+// more passes a prime) 0.77-1.01x at 2^9, 0.96-1.37x at 2^10, 1.24-1.43x at 2^11, 1.5-1.7x at 2^20.
+constexpr size_t cpu_crt_convolution_from_words(bool negacyclic) { return negacyclic ? 2048 : 1024; }
 
 std::string crossover_config_path();
 // Reads the config file when present (silently keeps the defaults otherwise).

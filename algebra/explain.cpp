@@ -116,7 +116,8 @@ unsigned log2_transform_length(size_t length) {
 std::string multimodular_primes_text(const OperationDetail& d, size_t length) {
   const unsigned log2_length = log2_transform_length(length);
   const std::vector<ulong> primes = multimodular_primes(d.bound_bits, log2_length);
-  std::string text = number(primes.size()) + " primes of " + number(multimodular_prime_bits) + " bits with 2^" +
+  std::string text = number(primes.size()) + (primes.size() == 1 ? " prime of " : " primes of ") +
+                     number(multimodular_prime_bits) + " bits with 2^" +
                      number(log2_length) + " | p - 1 (";
   for (size_t i = 0; i < primes.size(); i++) {
     if (i == 4 && primes.size() > 6) {
@@ -154,6 +155,31 @@ std::string multimodular_product(const EngineNote& n, const char* engine) {
   if (d.modulus_bits) text += ", the operands lifted to Z[x] with coefficients 0..p-1 and the product reduced mod p";
   if (integer) text += ", then evaluated at 2^b (the carries)";
   return text;
+}
+
+// Over Z (d.modulus 0), or over a word-size Z/pZ that lacks the roots of unity for the length.
+std::string convolution_through_primes(const EngineNote& n, bool negacyclic) {
+  const OperationDetail& d = n.detail;
+  const bool over_z = !d.modulus;
+  std::string text = negacyclic ? "negacyclic convolution (modulo x^n + 1) " : "cyclic convolution (modulo x^n - 1) ";
+  text += "of length " + number(d.length1) + " over " + ring(d) + " through " +
+          multimodular_primes_text(d, negacyclic ? 2 * d.length1 : d.length1) + " on the CPU's cores: ";
+  if (over_z) {
+    text += "the bound |c_k| <= min(len a, len b) |a|_inf |b|_inf < 2^" + number(d.bound_bits);
+  } else {
+    text += std::string("Z/pZ lacks a root of unity of order ") + (negacyclic ? "2n" : "n") +
+            "; over Z the entries have |c_k| < min(len a, len b) (p - 1)^2 <= 2^" + number(d.bound_bits);
+    if (negacyclic) text += ", shifted by min(len a, len b) p^2 (0 mod p) into [0, 2^" + number(d.bound_bits + 1) + ")";
+  }
+  text += ", both vectors reduced mod each prime, ";
+  if (negacyclic) text += "weighted by psi^i (psi of order 2n, so psi^n = -1), ";
+  text += "per prime two NTTs of length " + number(d.length1) + ", pointwise products, one inverse NTT";
+  if (negacyclic) text += " and the weights psi^-k";
+  text += " (a product would take transforms of length " + number(2 * d.length1) + "), ";
+  if (over_z)
+    return text + "every entry recombined by the CRT in symmetric representation (" +
+           crt_method_name(fastest_crt_method(d.primes)) + ")";
+  return text + "every entry recombined by Garner's CRT straight into its residue mod p";
 }
 
 // The length of f^e (f of length d.length1, e = d.length2), and the transform length for it.
@@ -275,6 +301,8 @@ std::string explain_note(const EngineNote& n) {
     text = convolution_by_fft(n, is(n, "negacyclic convolution by fft"));
   } else if (is(n, "cyclic convolution by product") || is(n, "negacyclic convolution by product")) {
     text = convolution_by_product(n, is(n, "negacyclic convolution by product"));
+  } else if (is(n, "cpu crt cyclic convolution") || is(n, "cpu crt negacyclic convolution")) {
+    text = convolution_through_primes(n, is(n, "cpu crt negacyclic convolution"));
   } else if (is(n, "crt")) {
     text = chinese_remainder(n);
   } else {
@@ -290,7 +318,8 @@ std::string explain_engine(const std::vector<EngineNote>& notes) {
     if (!n.what || std::strcmp(n.what, "cas function") == 0) continue;
     (std::strncmp(n.what, "gpu ", 4) == 0 ? on_gpu : on_cpu) = true;
     cpu_transform = cpu_transform || is(n, "cpu ntt") || is(n, "cpu ntt product") || is(n, "cpu crt product") ||
-                    is(n, "cpu ntt power") || is(n, "cpu crt") || is(n, "cpu crt power");
+                    is(n, "cpu ntt power") || is(n, "cpu crt") || is(n, "cpu crt power") ||
+                    is(n, "cpu crt cyclic convolution") || is(n, "cpu crt negacyclic convolution");
   }
   std::string text = "engine: ";
   if (on_gpu) text += on_cpu ? "the GPU (CUDA) for the gpu operations, the CPU for the rest" : "the GPU (CUDA)";

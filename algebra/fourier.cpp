@@ -6,8 +6,10 @@
 #include "format.hpp"
 #include "integer_vectors.hpp"
 #include "modpoly_ops.hpp"
+#include "multimodular.hpp"
 #include "multiply.hpp"
 #include "ntt_cpu.hpp"
+#include "ntt_product_cpu.hpp"
 #include "parallel.hpp"
 #include "vector_words.hpp"
 
@@ -20,6 +22,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <type_traits>
 
 namespace cas {
@@ -412,19 +415,30 @@ void weight_by_powers(Words& a, ulong r, const nmod_t& mod) {
   }
 }
 
-// convolve_by_fft for a word-size p, in machine words from the entries to the result.
+// convolve_by_fft for a word-size p, in machine words from the entries to the result. On the CPU
+// one pipeline (ntt_product_cpu.hpp: convolve_words_mod_prime) with the transforms' tables cached,
+// the weights, 1/n and the pointwise products fused, the inverse run on the forward tables.
 Value convolve_by_fft(Words a, Words b, const ModulusPtr& m, bool negacyclic) {
   const size_t n = a.size();
   const nmod_t& mod = m->nmod();
   Fmpz psi;
   find_root_of_unity(psi, *m, negacyclic ? 2 * n : n);
   const ulong psi_word = fmpz_get_ui(psi.get()), w = negacyclic ? nmod_mul(psi_word, psi_word, mod) : psi_word;
+  engine_explain(negacyclic ? "negacyclic convolution by fft" : "cyclic convolution by fft", static_cast<double>(n),
+                 transform_detail(n, psi.get(), *m));
+  if (!transform_goes_to_gpu(n, *m)) {
+    Words c(n);
+    convolve_words_mod_prime(a.data(), n, b.data(), n, n, negacyclic, m->word(), c.data());
+    const Fmpz root(w), inverse_root(n_invmod(w, m->word()));
+    engine_note("cpu ntt", static_cast<double>(n), transform_detail(n, root.get(), *m));
+    engine_note("cpu ntt", static_cast<double>(n), transform_detail(n, root.get(), *m));
+    engine_note("cpu ntt", static_cast<double>(n), transform_detail(n, inverse_root.get(), *m));
+    return Value::residue_words(m, std::move(c));
+  }
   if (negacyclic) {
     weight_by_powers(a, psi_word, mod);
     weight_by_powers(b, psi_word, mod);
   }
-  engine_explain(negacyclic ? "negacyclic convolution by fft" : "cyclic convolution by fft", static_cast<double>(n),
-                 transform_detail(n, psi.get(), *m));
   transform_words(a, w, *m);
   transform_words(b, w, *m);
   for (size_t i = 0; i < n; i++) a[i] = nmod_mul(a[i], b[i], mod);
@@ -469,6 +483,20 @@ Value convolve_by_fft(InputWords a, InputWords b, const ModulusPtr& m, bool nega
 }
 
 // The route of a convolution of residues x and y (a vector of fmpz, or InputWords for a word-size p).
+// A convolution of power-of-two length n over a word-size Z/pZ that lacks the roots of unity for
+// it, through the CPU's transforms of length n modulo CRT primes (ntt_product_cpu.hpp) rather
+// than a product of length 2n - 1 folded, from cpu_crt_convolution_from_words (dispatch.hpp).
+Value convolve_through_cpu_primes(const InputWords& a, const InputWords& b, const ModulusPtr& m, bool negacyclic) {
+  const size_t n = a.size();
+  OperationDetail d = transform_detail(n, nullptr, *m);
+  d.primes = static_cast<unsigned>(cpu_convolution_primes(n, n, n, negacyclic, m->word()).size());
+  d.bound_bits = cpu_convolution_bound_bits(n, n, m->word());
+  Words c(n);
+  convolve_words_cpu_ntt(a.words().data(), n, b.words().data(), n, n, negacyclic, m->nmod(), c.data());
+  engine_note(negacyclic ? "cpu crt negacyclic convolution" : "cpu crt cyclic convolution", static_cast<double>(n), d);
+  return Value::residue_words(m, std::move(c));
+}
+
 template <class Residues>
 Value convolve_residues(Residues x, Residues y, const ModulusPtr& m, bool negacyclic, const char* what) {
   if (x.size() != y.size())
@@ -482,6 +510,9 @@ Value convolve_residues(Residues x, Residues y, const ModulusPtr& m, bool negacy
       m->word_size() && use_gpu(for_modulus(GpuOperation::ProductNttPrime, m->word()), 2 * x.size() - 1);
   if (!product_on_gpu && is_power_of_two(x.size()) && find_root_of_unity(root, *m, order))
     return convolve_by_fft(std::move(x), std::move(y), m, negacyclic);
+  if constexpr (std::is_same_v<Residues, InputWords>)
+    if (!product_on_gpu && is_power_of_two(x.size()) && x.size() >= cpu_crt_convolution_from_words(negacyclic))
+      return convolve_through_cpu_primes(x, y, m, negacyclic);
   return convolve_by_product(x, y, m, negacyclic);
 }
 
@@ -501,9 +532,31 @@ ModulusPtr first_entry_modulus(const Value& v) {
   return nullptr;
 }
 
-// Over Z: one product in Z[x] (the dispatcher sends a long one to the GPU's multi-prime product),
-// folded modulo x^n -+ 1 on the cores. c_i takes the product's coefficient i by a swap (no copy of
-// its limbs), then adds or subtracts coefficient i + n; its integers are freed on the cores too.
+// The cyclic (negacyclic) convolution of length n of a and b over Z through the primes' transforms
+// of length n on the CPU, when it is theirs (dispatch.hpp: cpu_crt_convolution_from_z): n a power
+// of two, no GPU for the product, neither operand short enough for FLINT, few enough primes.
+std::optional<ZPoly> convolve_on_cpu_primes(const ZPoly& a, const ZPoly& b, size_t n, bool negacyclic) {
+  if (!is_power_of_two(n) || n < cpu_crt_convolution_from_z(1) || a.is_zero() || b.is_zero() ||
+      use_gpu(GpuOperation::ProductZ, 2 * n - 1) ||
+      short_operand_stays_with_flint(ShortOperandClass::Z, static_cast<size_t>(std::min(a.length(), b.length()))))
+    return std::nullopt;
+  const MultimodularPlan plan = plan_convolution(a, b, n, negacyclic);
+  if (plan.primes.size() > cpu_crt_most_primes_z || n < cpu_crt_convolution_from_z(plan.primes.size()))
+    return std::nullopt;
+  ZPoly c = convolve_with_primes(a, b, n, negacyclic, plan.primes);
+  OperationDetail detail;
+  detail.length1 = n;
+  detail.primes = static_cast<unsigned>(plan.primes.size());
+  detail.bound_bits = plan.bound_bits;
+  engine_note(negacyclic ? "cpu crt negacyclic convolution" : "cpu crt cyclic convolution", static_cast<double>(n),
+              detail);
+  return c;
+}
+
+// Over Z: through the primes on the CPU (above), or one product in Z[x] (the dispatcher sends a
+// long one to the GPU's multi-prime product) folded modulo x^n -+ 1 on the cores. c_i takes the
+// coefficient i by a swap (no copy of its limbs), then adds or subtracts coefficient i + n of a
+// product; its integers are freed on the cores too.
 Value convolve_integers(const Value& a, const Value& b, bool negacyclic, const char* what) {
   const std::vector<Value>&x = entries(a, what), &y = entries(b, what);
   require_integers(x, what);
@@ -512,13 +565,17 @@ Value convolve_integers(const Value& a, const Value& b, bool negacyclic, const c
   if (y.size() != n)
     throw DomainError(std::string(what) + ": the vectors must have one length, not " + std::to_string(n) + " and " +
                       std::to_string(y.size()));
-  OperationDetail detail;
-  detail.length1 = n;
-  engine_explain(negacyclic ? "negacyclic convolution by product" : "cyclic convolution by product",
-                 static_cast<double>(n), detail);
-  ZPoly product = multiply(IntegerPolynomialView(x).poly(), IntegerPolynomialView(y).poly());
-  fmpz* p = product.get()->coeffs;
-  const size_t length = static_cast<size_t>(product.length());  // below 2n
+  const IntegerPolynomialView fa(x), fb(y);
+  std::optional<ZPoly> convolution = convolve_on_cpu_primes(fa.poly(), fb.poly(), n, negacyclic);
+  if (!convolution) {
+    OperationDetail detail;
+    detail.length1 = n;
+    engine_explain(negacyclic ? "negacyclic convolution by product" : "cyclic convolution by product",
+                   static_cast<double>(n), detail);
+    convolution = multiply(fa.poly(), fb.poly());
+  }
+  fmpz* p = convolution->get()->coeffs;
+  const size_t length = static_cast<size_t>(convolution->length());  // below 2n
   std::vector<Value> c;
   reserve_values(c, n);
   c.resize(n, Value::integer(slong{0}));

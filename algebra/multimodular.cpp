@@ -322,14 +322,29 @@ std::vector<ulong> multimodular_primes(ulong bound_bits, unsigned log2_length) {
   return primes;
 }
 
-MultimodularPlan plan_multimodular(const ZPoly& a, const ZPoly& b) {
+namespace {
+
+// The plan for sums of products a_i b_j, at most min(len a, len b) of them a sum (a product's
+// coefficients, or a cyclic or negacyclic convolution's), with transforms of length 2^log2_length.
+MultimodularPlan plan_sums_of_products(const ZPoly& a, const ZPoly& b, unsigned log2_length) {
   MultimodularPlan plan;
   if (a.is_zero() || b.is_zero()) return plan;
   const ulong shorter = static_cast<ulong>(std::min(a.length(), b.length()));
   plan.bound_bits = max_coefficient_bits(a) + max_coefficient_bits(b) + ceil_log2(shorter);
-  plan.log2_length = ceil_log2(static_cast<ulong>(a.length() + b.length() - 1));
+  plan.log2_length = log2_length;
   plan.primes = multimodular_primes(plan.bound_bits, plan.log2_length);
   return plan;
+}
+
+}  // namespace
+
+MultimodularPlan plan_multimodular(const ZPoly& a, const ZPoly& b) {
+  if (a.is_zero() || b.is_zero()) return {};
+  return plan_sums_of_products(a, b, ceil_log2(static_cast<ulong>(a.length() + b.length() - 1)));
+}
+
+MultimodularPlan plan_convolution(const ZPoly& a, const ZPoly& b, size_t n, bool negacyclic) {
+  return plan_sums_of_products(a, b, ceil_log2(n) + (negacyclic ? 1 : 0));
 }
 
 namespace {
@@ -408,6 +423,19 @@ crt::LimbMatrix power_limb_matrix_on_host(const crt::LimbMatrix& f, ulong e, con
   return reconstruct_on_host(powers.data(), length, primes);
 }
 
+// The polynomial of `length` coefficients whose residues modulo the primes are
+// residues[j * length + i], in symmetric representation, reconstructed on the cores.
+ZPoly zpoly_from_residues(const Words& residues, size_t length, const std::vector<ulong>& primes,
+                          CrtMethod method) {
+  ZPoly c;
+  fmpz_poly_fit_length(c.get(), static_cast<slong>(length));
+  reconstruct_symmetric(c.get()->coeffs, residues.data(), length, primes, method);
+  c.mark_made_on_cores();
+  _fmpz_poly_set_length(c.get(), static_cast<slong>(length));
+  _fmpz_poly_normalise(c.get());
+  return c;
+}
+
 }  // namespace
 
 ZPoly multiply_with_primes(const ZPoly& a, const ZPoly& b, const std::vector<ulong>& primes, ProductEngine engine,
@@ -432,12 +460,24 @@ ZPoly multiply_with_primes(const ZPoly& a, const ZPoly& b, const std::vector<ulo
     const Residues residues{ra.data(), la, rb.data(), lb};
     products = products_on_cpu(residues, primes);
   }
-  fmpz_poly_fit_length(c.get(), static_cast<slong>(length));
-  reconstruct_symmetric(c.get()->coeffs, products.data(), length, primes, method);
-  c.mark_made_on_cores();
-  _fmpz_poly_set_length(c.get(), static_cast<slong>(length));
-  _fmpz_poly_normalise(c.get());
-  return c;
+  return zpoly_from_residues(products, length, primes, method);
+}
+
+ZPoly convolve_with_primes(const ZPoly& a, const ZPoly& b, size_t n, bool negacyclic,
+                           const std::vector<ulong>& primes) {
+  if (a.is_zero() || b.is_zero() || primes.empty()) return ZPoly();
+  const size_t la = static_cast<size_t>(a.length()), lb = static_cast<size_t>(b.length());
+  Words convolutions(primes.size() * n);  // every entry written
+  {
+    const Words ra = reduce_operand(a.get()->coeffs, la, primes);
+    const Words rb = reduce_operand(b.get()->coeffs, lb, primes);
+    parallel_ranges(primes.size(), 1, [&](size_t begin, size_t end) {
+      for (size_t j = begin; j < end; j++)
+        convolve_words_mod_prime(ra.data() + j * la, la, rb.data() + j * lb, lb, n, negacyclic, primes[j],
+                                 convolutions.data() + j * n);
+    });
+  }
+  return zpoly_from_residues(convolutions, n, primes, CrtMethod::Automatic);
 }
 
 ZPoly multiply_multimodular(const ZPoly& a, const ZPoly& b, ProductEngine engine, MultimodularPlan* plan_out) {

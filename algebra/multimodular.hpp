@@ -53,6 +53,16 @@ std::vector<ulong> multimodular_primes(ulong bound_bits, unsigned log2_length);
 // (gpu::OutOfMemory, gpu::Error) on the Gpu engine.
 ZPoly multiply_multimodular(const ZPoly& a, const ZPoly& b, ProductEngine engine,
                             MultimodularPlan* plan_out = nullptr);
+// The cyclic convolution of length n of a and b (their product modulo x^n - 1), or with negacyclic
+// the negacyclic one (modulo x^n + 1): n a power of two, len a, len b <= n. The primes have
+// 2n | p - 1 for the negacyclic one's weights; the bound is the product's (each coefficient is
+// a sum of at most min(len a, len b) products a_i b_j, with signs).
+MultimodularPlan plan_convolution(const ZPoly& a, const ZPoly& b, size_t n, bool negacyclic);
+// That convolution through these primes on the CPU: per prime, one transform of length n per
+// operand and one inverse (convolve_words_mod_prime), where a product would take length 2n.
+ZPoly convolve_with_primes(const ZPoly& a, const ZPoly& b, size_t n, bool negacyclic,
+                           const std::vector<ulong>& primes);
+
 // f^e, e >= 1: a coefficient of f^e is a sum of at most n^(e-1) products of e coefficients of f
 // (n = len f), so |c_k| <= n^(e-1) |f|_inf^e < 2^bound_bits with bound_bits = e bits(|f|_inf) +
 // (e - 1) ceil(log2 n). Empty for f = 0.

@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <tuple>
 
 namespace cas {
 
@@ -67,17 +68,16 @@ struct ResidueTransforms {
 constexpr std::size_t cache_bytes = std::size_t{256} << 20;
 constexpr std::size_t cache_entries = 32;
 
-std::shared_ptr<const ResidueTransforms> new_transforms(std::size_t n, ulong q) {
-  nmod_t mod;
-  nmod_init(&mod, q);
-  return std::make_shared<const ResidueTransforms>(n, mod, gpu::root_of_unity(q, n));
-}
-
-// The transforms of length n modulo q, built once while they stay among those used last
-// (budget_cache.hpp).
-std::shared_ptr<const ResidueTransforms> transforms_for(std::size_t n, ulong q) {
-  static BudgetCache<std::pair<std::size_t, ulong>, ResidueTransforms> cache(cache_bytes, cache_entries);
-  return cache.get({n, q}, [&] { return new_transforms(n, q); });
+// The transforms of length n modulo q at the root w of order n (gpu::root_of_unity's by default),
+// built once while they stay among those used last (budget_cache.hpp).
+std::shared_ptr<const ResidueTransforms> transforms_for(std::size_t n, ulong q, ulong w = 0) {
+  static BudgetCache<std::tuple<std::size_t, ulong, ulong>, ResidueTransforms> cache(cache_bytes, cache_entries);
+  if (!w) w = gpu::root_of_unity(q, n);
+  return cache.get({n, q, w}, [&] {
+    nmod_t mod;
+    nmod_init(&mod, q);
+    return std::make_shared<const ResidueTransforms>(n, mod, w);
+  });
 }
 
 // multimodular_primes, remembered: finding NTT primes tests dozens of candidates.
@@ -113,14 +113,32 @@ void inverse_into(ulong* out, Words& y, std::size_t length, const ResidueTransfo
   });
 }
 
-// out[0, length) = a b mod q (length = na + nb - 1 <= the transforms' length), x and y the
-// transforms' work arrays. Operand words may exceed q (they are reduced).
+// x[i] = x[i] r^i mod q for i < count (entries below q), in ranges on the cores, each from its own
+// power of r: the weights that turn the negacyclic convolution into the cyclic one, and back.
+void weight_by_powers(ulong* x, std::size_t count, ulong r, const nmod_t& q) {
+  const bool shoup = q.n < (ulong{1} << 63);  // the next power by r's Shoup companion, below 2^63
+  const ulong r_shoup = shoup ? n_mulmod_precomp_shoup(r, q.n) : 0;
+  parallel_ranges(count, parallel_grain, [&](std::size_t begin, std::size_t end) {
+    ulong power = n_powmod2_ui_preinv(r, begin, q.n, q.ninv);
+    for (std::size_t i = begin; i < end; i++) {
+      x[i] = nmod_mul(x[i], power, q);
+      power = shoup ? n_mulmod_shoup(r, power, r_shoup, q.n) : nmod_mul(power, r, q);
+    }
+  });
+}
+
+// out[0, length) = a b mod (q, x^n - 1), n the transforms' length (their cyclic convolution, the
+// product itself when length = na + nb - 1 <= n), length <= n; x and y the transforms' work
+// arrays. Operand words may exceed q (they are reduced). With psi (of order 2n, psi^2 the
+// transforms' root; 0 for none) a b mod x^n + 1 instead: the operands weighted by psi^i, the
+// result by psi^-i.
 void residue_product(const ulong* a, std::size_t na, const ulong* b, std::size_t nb, const ResidueTransforms& t,
-                     Words& x, Words& y, ulong* out) {
-  const std::size_t n = t.forward.length(), length = na + nb - 1;
+                     Words& x, Words& y, ulong* out, std::size_t length, ulong psi = 0) {
+  const std::size_t n = t.forward.length();
   const bool square = a == b && na == nb;
   auto forward = [&](Words& work, const ulong* operand, std::size_t count) {
     load_residues(work.data(), n, operand, count, t.q);
+    if (psi) weight_by_powers(work.data(), count, psi, t.q);  // the zeros beyond count stay zero
     t.forward.natural_to_bit_reversed(work.data(), CpuTransform::Output::Below4p);
   };
   if (square) {
@@ -138,7 +156,37 @@ void residue_product(const ulong* a, std::size_t na, const ulong* b, std::size_t
     for (std::size_t i = begin; i < end; i++) x[i] = t.scaled_product(x[i], other[i]);
   });
   inverse_into(out, x, length, t);
+  if (psi) weight_by_powers(out, length, n_invmod(psi, t.q.n), t.q);
 }
+
+// The words of the second operand's work array: none for a square, whose one transform serves both.
+std::size_t second_operand_words(const ulong* a, std::size_t na, const ulong* b, std::size_t nb, std::size_t n) {
+  return a == b && na == nb ? 0 : n;
+}
+
+// product(j, x, y) for each of `count` primes, x and y work arrays of n and y_words words: short
+// transforms side by side, each range of primes with its own work arrays; long ones use the cores
+// themselves, one prime after the other.
+template <class Product>
+void for_each_prime(std::size_t count, std::size_t n, std::size_t y_words, Product&& product) {
+  const bool concurrent = side_by_side(n);
+  parallel_ranges(concurrent ? count : 1, 1, [&](std::size_t begin, std::size_t end) {
+    Words x(n), y(y_words);
+    const std::size_t first = concurrent ? begin : 0, last = concurrent ? end : count;
+    for (std::size_t j = first; j < last; j++) product(j, x, y);
+  });
+}
+
+// The transforms of a cyclic convolution of length n modulo the prime q (at its root of order n),
+// or of a negacyclic one (at psi^2, psi of order 2n, whose powers weigh the operands).
+struct ConvolutionTransforms {
+  ulong psi;  // 0 for the cyclic one
+  std::shared_ptr<const ResidueTransforms> transforms;
+
+  ConvolutionTransforms(std::size_t n, bool negacyclic, ulong q)
+      : psi(negacyclic ? gpu::root_of_unity(q, 2 * n) : 0),
+        transforms(transforms_for(n, q, negacyclic ? gpu::mul_mod(psi, psi, q) : gpu::root_of_unity(q, n))) {}
+};
 
 // out[i] = the product's coefficient i mod n from its residues residues[j length + i] modulo the
 // primes (overwritten by Garner's digits v_j): c = v_0 + q_0 (v_1 + q_1 v_2 ...), so
@@ -179,21 +227,15 @@ void multiply_words_cpu_ntt(const ulong* a, std::size_t na, const ulong* b, std:
                             ulong* out) {
   const std::size_t length = na + nb - 1, n = std::size_t{1} << ceil_log2(length);
   const std::vector<ulong> primes = cpu_product_primes(na, nb, mod.n);
-  const std::size_t y_words = a == b && na == nb ? 0 : n;
+  const std::size_t y_words = second_operand_words(a, na, b, nb, n);
   if (primes.size() == 1 && primes[0] == mod.n) {
     Words x(n), y(y_words);
-    residue_product(a, na, b, nb, *transforms_for(n, mod.n), x, y, out);
+    residue_product(a, na, b, nb, *transforms_for(n, mod.n), x, y, out, length);
     return;
   }
   std::vector<ulong> residues(primes.size() * length);
-  // Short transforms: the primes side by side, each range with its work arrays; long ones use the
-  // cores themselves, one prime after the other.
-  const bool concurrent = side_by_side(n);
-  parallel_ranges(concurrent ? primes.size() : 1, 1, [&](std::size_t begin, std::size_t end) {
-    Words x(n), y(y_words);
-    const std::size_t first = concurrent ? begin : 0, last = concurrent ? end : primes.size();
-    for (std::size_t j = first; j < last; j++)
-      residue_product(a, na, b, nb, *transforms_for(n, primes[j]), x, y, residues.data() + j * length);
+  for_each_prime(primes.size(), n, y_words, [&](std::size_t j, Words& x, Words& y) {
+    residue_product(a, na, b, nb, *transforms_for(n, primes[j]), x, y, residues.data() + j * length, length);
   });
   residues_to_modulus(residues, length, primes, mod, out);
 }
@@ -219,6 +261,52 @@ void power_words_cpu_ntt(const ulong* a, std::size_t na, ulong e, const nmod_t& 
       x[i] = t.scaled_product(n_powmod2_preinv(t.below_q(x[i]), e, mod.n, mod.ninv), 1);
   });
   inverse_into(out, x, length, t);
+}
+
+void convolve_words_mod_prime(const ulong* a, std::size_t na, const ulong* b, std::size_t nb, std::size_t n,
+                              bool negacyclic, ulong q, ulong* out) {
+  const ConvolutionTransforms t(n, negacyclic, q);
+  Words x(n), y(second_operand_words(a, na, b, nb, n));
+  residue_product(a, na, b, nb, *t.transforms, x, y, out, n, t.psi);
+}
+
+std::vector<ulong> cpu_convolution_primes(std::size_t na, std::size_t nb, std::size_t n, bool negacyclic, ulong p) {
+  const unsigned log2_order = ceil_log2(n) + (negacyclic ? 1 : 0);
+  if (p > 2 && (p - 1) % (ulong{1} << log2_order) == 0 && n_is_prime(p)) return {p};
+  return remembered_primes(cpu_convolution_bound_bits(na, nb, p), log2_order);
+}
+
+unsigned long cpu_convolution_bound_bits(std::size_t na, std::size_t nb, ulong p) {
+  // |c_k| < B = min(na, nb) (p - 1)^2 <= 2^bound_bits over Z. As p <= 2^bits(p - 1), the negacyclic
+  // ones' shift D = min(na, nb) p^2 (convolve_words_cpu_ntt) is at most 2^bound_bits too, and the
+  // shifted entries lie in [0, 2^(bound_bits + 1)): below the primes' product M >= 2^(bound_bits + 1)
+  // (multimodular_primes) either way.
+  return ceil_log2(std::min(na, nb)) + 2 * static_cast<ulong>(FLINT_BIT_COUNT(p - 1));
+}
+
+void convolve_words_cpu_ntt(const ulong* a, std::size_t na, const ulong* b, std::size_t nb, std::size_t n,
+                            bool negacyclic, const nmod_t& mod, ulong* out) {
+  const std::vector<ulong> primes = cpu_convolution_primes(na, nb, n, negacyclic, mod.n);
+  if (primes.size() == 1 && primes[0] == mod.n) {
+    convolve_words_mod_prime(a, na, b, nb, n, negacyclic, mod.n, out);
+    return;
+  }
+  // Over Z the negacyclic entries lie in (-D, D), D = min(na, nb) p^2: shifted by D, which is
+  // 0 mod p, they lie in [0, 2D) as residues_to_modulus wants them.
+  const ulong shorter = std::min(na, nb);
+  std::vector<ulong> residues(primes.size() * n);
+  for_each_prime(primes.size(), n, second_operand_words(a, na, b, nb, n), [&](std::size_t j, Words& x, Words& y) {
+    const ConvolutionTransforms t(n, negacyclic, primes[j]);
+    ulong* r = residues.data() + j * n;
+    residue_product(a, na, b, nb, *t.transforms, x, y, r, n, t.psi);
+    if (!negacyclic) return;
+    const nmod_t& q = t.transforms->q;
+    const ulong p_mod_q = mod.n % q.n, shift = nmod_mul(nmod_mul(p_mod_q, p_mod_q, q), shorter % q.n, q);
+    parallel_ranges(n, parallel_grain, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; i++) r[i] = nmod_add(r[i], shift, q);
+    });
+  });
+  residues_to_modulus(residues, n, primes, mod, out);
 }
 
 }  // namespace cas

@@ -23,6 +23,26 @@ std::vector<ulong> cpu_product_primes(std::size_t na, std::size_t nb, ulong n);
 void multiply_words_cpu_ntt(const ulong* a, std::size_t na, const ulong* b, std::size_t nb, const nmod_t& mod,
                             ulong* out);
 
+// out[0, n) = the cyclic convolution of a[0, na) and b[0, nb), zero-padded to length n (their
+// product modulo x^n - 1), or with negacyclic their negacyclic one (modulo x^n + 1), modulo the
+// prime q: n a power of two dividing q - 1 (2n for the negacyclic one), na, nb <= n. One forward
+// transform of length n per operand and one inverse, not a product's of length 2n.
+void convolve_words_mod_prime(const ulong* a, std::size_t na, const ulong* b, std::size_t nb, std::size_t n,
+                              bool negacyclic, ulong q, ulong* out);
+
+// The transform primes of such a convolution modulo p (any word p >= 2): {p} when one transform
+// modulo p will do, else 62-bit NTT primes (2n | q - 1 for the negacyclic one's weights) whose
+// product exceeds every entry of the convolution over Z (of the negacyclic one shifted to be
+// non-negative).
+std::vector<ulong> cpu_convolution_primes(std::size_t na, std::size_t nb, std::size_t n, bool negacyclic, ulong p);
+// Their bound: the convolution's entries over Z have |c_k| < 2^cpu_convolution_bound_bits, and
+// the primes' product is at least twice that.
+unsigned long cpu_convolution_bound_bits(std::size_t na, std::size_t nb, ulong p);
+// The same convolution modulo mod.n, for any word modulus: one transform of length n modulo p, or
+// one per prime of cpu_convolution_primes and Garner's CRT into residues mod p.
+void convolve_words_cpu_ntt(const ulong* a, std::size_t na, const ulong* b, std::size_t nb, std::size_t n,
+                            bool negacyclic, const nmod_t& mod, ulong* out);
+
 // Whether power_words_cpu_ntt can raise operands of na words to the e-th power mod n: n prime
 // and 2^k | n - 1 for the power's transform length 2^k >= e (na - 1) + 1.
 bool cpu_power_in_one_transform(std::size_t na, ulong e, ulong n);

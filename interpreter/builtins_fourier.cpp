@@ -26,13 +26,16 @@ void register_fourier_builtins(Registry& r) {
   r.reg("convolve", 2, convolve,
         "convolve(a, b): the cyclic convolution c_k = sum_(i+j = k mod n) a_i b_j of two vectors of one length n "
         "over Z/pZ, i.e. the product of the polynomials modulo x^n - 1; through the FFT when n is a power of two "
-        "and Z/pZ has an n-th root of unity, otherwise by one polynomial product. Integer entries beside elements "
-        "of Z/pZ are taken into it. Over Z (vectors of integers) one product in Z[x], exact: "
-        "convolve([1, 2, 3], [4, 5, 6]) is [31, 31, 28].");
+        "and Z/pZ has an n-th root of unity; for a long power-of-two n without one, through FFTs of length n "
+        "modulo a few NTT primes and the CRT; otherwise by one polynomial product. Integer entries beside elements "
+        "of Z/pZ are taken into it. Over Z (vectors of integers) exact, through FFTs of length n modulo enough "
+        "primes (a long power-of-two n) or one product in Z[x]: convolve([1, 2, 3], [4, 5, 6]) is [31, 31, 28]. "
+        ":explain says which route ran.");
   r.reg("negaconvolve", 2, negaconvolve,
         "negaconvolve(a, b): the negacyclic convolution of two vectors of one length n over Z/pZ, i.e. the "
         "product of the polynomials modulo x^n + 1 (a wrap-around term changes sign); through the FFT with a "
-        "2n-th root of unity when there is one; over Z when the vectors hold integers.");
+        "2n-th root of unity psi (the entries weighted by psi^i) when there is one, else as convolve does; over "
+        "Z when the vectors hold integers.");
 }
 
 }  // namespace cas

@@ -72,6 +72,23 @@ TEST_CASE("explain: convolutions, cyclic and negacyclic", "[explain]") {
   CHECK_THAT(explained(s, "negaconvolve([1, 2, 3], [4, 5, 6])"),
              Catch::Contains("negacyclic convolution of length 3 over Z by one polynomial product folded modulo "
                              "x^n + 1 (a product in Z[x]"));
+  // 2^10 entries of 1 bit: one prime of 62 bits with 2^11 | p - 1 for the weights (the GPU off)
+  s.eval("gpu(\"off\"); v = vector(1024, 1)");
+  const std::string nega = explained(s, "negaconvolve(v, v)");
+  CHECK_THAT(nega, Catch::Contains("negacyclic convolution (modulo x^n + 1) of length 1024 over Z through 1 prime "
+                                   "of 62 bits with 2^11 | p - 1"));
+  CHECK_THAT(nega, Catch::Contains("|c_k| <= min(len a, len b) |a|_inf |b|_inf < 2^12"));
+  CHECK_THAT(nega, Catch::Contains("per prime two NTTs of length 1024"));
+  CHECK_THAT(explained(s, "convolve(v, v)"), Catch::Contains("with 2^10 | p - 1"));
+  // Z/(10^9 + 7)Z has no root of order 2^12: entries below 2^11 (10^9 + 6)^2 < 2^71, two primes
+  s.eval("u = vector(2048, 5 mod 1000000007)");
+  const std::string crt = explained(s, "negaconvolve(u, u)");
+  CHECK_THAT(crt, Catch::Contains("negacyclic convolution (modulo x^n + 1) of length 2048 over Z/1000000007Z through "
+                                  "2 primes of 62 bits with 2^12 | p - 1"));
+  CHECK_THAT(crt, Catch::Contains("Z/pZ lacks a root of unity of order 2n"));
+  CHECK_THAT(crt, Catch::Contains("<= 2^71, shifted by min(len a, len b) p^2 (0 mod p) into [0, 2^72)"));
+  CHECK_THAT(crt, Catch::Contains("straight into its residue mod p"));
+  s.eval("gpu(\"auto\")");
 }
 
 TEST_CASE("explain: products and powers name FLINT's algorithm and the modulus", "[explain]") {

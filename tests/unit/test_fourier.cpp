@@ -13,6 +13,7 @@
 #include "interpreter_support.hpp"
 
 #include <flint/fmpz_mod_poly.h>
+#include <flint/fmpz_poly.h>
 #include <flint/nmod.h>
 #include <flint/ulong_extras.h>
 
@@ -257,6 +258,38 @@ TEST_CASE("convolve and negaconvolve agree with fmpz_mod_poly_mul folded mod x^n
   }
 }
 
+// Power-of-two lengths over Z/pZ without the roots of unity for them, from the length where the
+// CPU's transforms modulo CRT primes take them (dispatch.hpp: cpu_crt_convolution_from_words),
+// the GPU off: p = 2, 3 mod 4, 2^61 - 1, the largest 64-bit prime, and all entries p - 1 (the
+// negacyclic entries over Z then reach -n (p - 1)^2, which the shift must lift).
+TEST_CASE("power-of-two convolutions over Z/pZ without the roots, through CRT primes", "[fourier][convolve]") {
+  Random r;
+  ModeGuard guard(cas::GpuMode::Off);
+  for (ulong p : {ulong{2}, ulong{1000000007}, (ulong{1} << 61) - 1, ulong{18446744073709551557ull}}) {
+    Fmpz modulus(p);
+    const ModulusPtr m = cas::make_modulus(modulus.get());
+    for (size_t n : {size_t{2048}, size_t{1} << 13})
+      for (bool largest : {false, true}) {
+        std::vector<Fmpz> a = random_residues(r, m, n), b = random_residues(r, m, n);
+        if (largest)
+          for (size_t i = 0; i < n; i++) {
+            fmpz_set_ui(a[i].get(), p - 1);
+            fmpz_set_ui(b[i].get(), p - 1);
+          }
+        for (bool negacyclic : {false, true}) {
+          INFO("p = " << p << ", n = " << n << (negacyclic ? ", negaconvolve" : ", convolve")
+                      << (largest ? ", all p - 1" : ""));
+          cas::engine_reset();
+          const Value c = cas::convolve(packed(a, m), packed(b, m), negacyclic);
+          INFO(cas::engine_last());
+          CHECK(cas::engine_last().rfind(negacyclic ? "cpu crt negacyclic convolution" : "cpu crt cyclic convolution",
+                                         0) == 0);
+          CHECK(equal(residues_of(c), convolution_by_flint(a, b, m, negacyclic)));
+        }
+      }
+  }
+}
+
 // Lengths that are no power of two (one product, then the fold) and that the fold's threads split
 // unevenly (ranges of 2^16 words at least).
 TEST_CASE("long convolutions by one product fold like FLINT's", "[fourier][convolve]") {
@@ -362,6 +395,68 @@ TEST_CASE("long convolutions over Z fold the product's high half", "[fourier][co
       }
     }
   }
+}
+
+// FLINT's product of a and b folded modulo x^n -+ 1 (n = len a = len b).
+std::vector<Fmpz> integer_convolution_by_flint(const std::vector<Fmpz>& a, const std::vector<Fmpz>& b,
+                                               bool negacyclic) {
+  const size_t n = a.size();
+  fmpz_poly_t f, g;
+  fmpz_poly_init(f);
+  fmpz_poly_init(g);
+  for (size_t i = 0; i < n; i++) {
+    fmpz_poly_set_coeff_fmpz(f, static_cast<slong>(i), a[i].get());
+    fmpz_poly_set_coeff_fmpz(g, static_cast<slong>(i), b[i].get());
+  }
+  fmpz_poly_mul(f, f, g);
+  std::vector<Fmpz> c(n);
+  for (slong k = 0; k < fmpz_poly_length(f); k++) {
+    Fmpz& slot = c[static_cast<size_t>(k) % n];
+    if (negacyclic && static_cast<size_t>(k) >= n)
+      fmpz_sub(slot.get(), slot.get(), f->coeffs + k);
+    else
+      fmpz_add(slot.get(), slot.get(), f->coeffs + k);
+  }
+  fmpz_poly_clear(f);
+  fmpz_poly_clear(g);
+  return c;
+}
+
+// Power-of-two lengths from the primes' crossover on (dispatch.hpp: cpu_crt_convolution_from_z),
+// the GPU off: the CPU's transforms of length n modulo 1 to 33 primes ran (the engine says so), and
+// every entry equals FLINT's product folded. The extreme case (every a_i = 2^bits - 1, every
+// b_j = -(2^bits - 1)) reaches the bound n |a|_inf |b|_inf the primes are chosen for; at 58 bits
+// and n = 2^10 it needs 126 bits and a third prime, which a bound without the factor n misses.
+TEST_CASE("power-of-two convolutions over Z through the primes' transforms of length n", "[fourier][convolve]") {
+  Random r;
+  ModeGuard guard(cas::GpuMode::Off);
+  const struct {
+    size_t n;
+    ulong bits;
+  } cases[] = {{1024, 1}, {1024, 58}, {2048, 300}, {4096, 64}, {8192, 1000}};
+  for (const auto& c : cases)
+    for (bool extreme : {false, true}) {
+      std::vector<Fmpz> a = random_integers(r, c.n, c.bits), b = random_integers(r, c.n, c.bits);
+      if (extreme) {
+        Fmpz top(ulong{1});
+        fmpz_mul_2exp(top.get(), top.get(), c.bits);
+        fmpz_sub_ui(top.get(), top.get(), 1);
+        for (size_t i = 0; i < c.n; i++) {
+          fmpz_set(a[i].get(), top.get());
+          fmpz_neg(b[i].get(), top.get());
+        }
+      }
+      for (bool negacyclic : {false, true}) {
+        INFO((negacyclic ? "negaconvolve" : "convolve") << ", n = " << c.n << ", " << c.bits << " bits"
+                                                         << (extreme ? ", extreme" : ""));
+        cas::engine_reset();
+        const std::vector<Fmpz> got = integers_of(cas::convolve(integer_vector(a), integer_vector(b), negacyclic));
+        INFO(cas::engine_last());
+        CHECK(cas::engine_last().rfind(negacyclic ? "cpu crt negacyclic convolution" : "cpu crt cyclic convolution",
+                                       0) == 0);
+        CHECK(equal(got, integer_convolution_by_flint(a, b, negacyclic)));
+      }
+    }
 }
 
 TEST_CASE("the transforms refuse bad lengths, roots and vectors", "[fourier][errors]") {

@@ -31,6 +31,14 @@ std::vector<ulong> flint_product(const std::vector<ulong>& a, const std::vector<
   return r;
 }
 
+// c mod (x^n - 1), or with negacyclic mod (x^n + 1), as n words.
+std::vector<ulong> folded(const std::vector<ulong>& c, size_t n, bool negacyclic, const nmod_t& mod) {
+  std::vector<ulong> r(n);
+  for (size_t k = 0; k < c.size(); k++)
+    r[k % n] = negacyclic && k >= n ? nmod_sub(r[k % n], c[k], mod) : nmod_add(r[k % n], c[k], mod);
+  return r;
+}
+
 size_t first_difference(const std::vector<ulong>& x, const std::vector<ulong>& y) {
   return static_cast<size_t>(std::mismatch(x.begin(), x.end(), y.begin()).first - x.begin());
 }
@@ -137,3 +145,67 @@ TEST_CASE("CPU powers in one transform equal FLINT's", "[ntt_cpu][product]") {
   CHECK_FALSE(cas::cpu_power_in_one_transform(2, 15, 1000000000));  // not prime
   flint_randclear(state);
 }
+
+// The cyclic and negacyclic convolutions modulo a prime with the roots of unity for them, against
+// FLINT's product folded modulo x^n -+ 1: operands shorter than n (zero-padded), n from 1 to past
+// the 2^16 from which the passes use threads, primes of 17, 30, 62 and 64 bits.
+TEST_CASE("CPU convolutions modulo a prime equal FLINT's product folded", "[ntt_cpu][convolve]") {
+  flint_rand_t state;
+  flint_randinit(state);
+  with_both_butterflies([&] {
+    for (ulong q : {ulong{65537}, ulong{998244353}, ulong{4611686018326724609ull}, ulong{18446744069414584321ull}})
+      for (size_t n : {size_t{1}, size_t{2}, size_t{8}, size_t{1024}, size_t{1} << 17}) {
+        if ((q - 1) % (2 * n) != 0) continue;
+        nmod_t mod;
+        nmod_init(&mod, q);
+        const size_t na = n > 8 ? n - 3 : n, nb = n > 8 ? n / 2 + 1 : n;
+        const std::vector<ulong> a = random_words(na, q, state), b = random_words(nb, q, state);
+        for (bool negacyclic : {false, true}) {
+          INFO("q = " << q << ", n = " << n << (negacyclic ? ", negacyclic" : ", cyclic"));
+          std::vector<ulong> r(n);
+          cas::convolve_words_mod_prime(a.data(), na, b.data(), nb, n, negacyclic, q, r.data());
+          CHECK(first_difference(r, folded(flint_product(a, b, mod), n, negacyclic, mod)) == n);
+          cas::convolve_words_mod_prime(a.data(), na, a.data(), na, n, negacyclic, q, r.data());  // a square
+          CHECK(first_difference(r, folded(flint_product(a, a, mod), n, negacyclic, mod)) == n);
+        }
+      }
+  });
+  flint_randclear(state);
+}
+
+// The same for every kind of word modulus, through one transform modulo p or CRT primes: operands
+// shorter than n, and all entries p - 1, whose negacyclic convolution over Z reaches
+// -(n - 1)(p - 1)^2 (at k = 0), below zero, where the shift by min(na, nb) p^2 must lift it.
+TEST_CASE("CPU convolutions equal FLINT's product folded for every kind of word modulus", "[ntt_cpu][convolve]") {
+  flint_rand_t state;
+  flint_randinit(state);
+  const ulong moduli[] = {2, 3, 17, 65537, 45119, 998244353, 1000000000, (ulong{1} << 62) - 57,
+                          9223372036854775783ull, 18446744069414584321ull, 18446744073709551557ull, ~ulong{0}};
+  for (ulong m : moduli) {
+    nmod_t mod;
+    nmod_init(&mod, m);
+    for (size_t n : {size_t{1}, size_t{4}, size_t{64}, size_t{4096}})
+      for (bool largest : {false, true}) {
+        const size_t na = n > 4 ? n - 5 : n, nb = n;
+        std::vector<ulong> a = random_words(na, m, state), b = random_words(nb, m, state);
+        if (largest) {
+          std::fill(a.begin(), a.end(), m - 1);
+          std::fill(b.begin(), b.end(), m - 1);
+        }
+        for (bool negacyclic : {false, true}) {
+          INFO("m = " << m << ", n = " << n << (negacyclic ? ", negacyclic" : ", cyclic") << (largest ? ", all m - 1" : "")
+                      << ", primes " << cas::cpu_convolution_primes(na, nb, n, negacyclic, m).size());
+          std::vector<ulong> r(n);
+          cas::convolve_words_cpu_ntt(a.data(), na, b.data(), nb, n, negacyclic, mod, r.data());
+          CHECK(first_difference(r, folded(flint_product(a, b, mod), n, negacyclic, mod)) == n);
+        }
+      }
+  }
+  // One transform only where p has the roots of order n, or 2n for the negacyclic one.
+  CHECK(cas::cpu_convolution_primes(1 << 16, 1 << 16, 1 << 16, false, 65537) == std::vector<ulong>{65537});
+  // negacyclic: 2^17 does not divide 65536; 16 + 2 x 17 + 1 bits fit one 62-bit prime with 2^17 | q - 1
+  const std::vector<ulong> nega = cas::cpu_convolution_primes(1 << 16, 1 << 16, 1 << 16, true, 65537);
+  CHECK((nega.size() == 1 && nega[0] > (ulong{1} << 61) && (nega[0] - 1) % (ulong{1} << 17) == 0));
+  flint_randclear(state);
+}
+
