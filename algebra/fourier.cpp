@@ -534,15 +534,17 @@ ModulusPtr first_entry_modulus(const Value& v) {
 
 // The cyclic (negacyclic) convolution of length n of a and b over Z through the primes' transforms
 // of length n on the CPU, when it is theirs (dispatch.hpp: cpu_crt_convolution_from_z): n a power
-// of two, no GPU for the product, neither operand short enough for FLINT, few enough primes.
+// of two, neither operand short enough for FLINT, few enough primes (fewer still when the GPU would
+// take the product; none under :gpu on, which sends every product to the GPU).
 std::optional<ZPoly> convolve_on_cpu_primes(const ZPoly& a, const ZPoly& b, size_t n, bool negacyclic) {
   if (!is_power_of_two(n) || n < cpu_crt_convolution_from_z(1) || a.is_zero() || b.is_zero() ||
-      use_gpu(GpuOperation::ProductZ, 2 * n - 1) ||
+      (gpu_mode() == GpuMode::On && gpu_usable()) ||
       short_operand_stays_with_flint(ShortOperandClass::Z, static_cast<size_t>(std::min(a.length(), b.length()))))
     return std::nullopt;
   const MultimodularPlan plan = plan_convolution(a, b, n, negacyclic);
-  if (plan.primes.size() > cpu_crt_most_primes_z || n < cpu_crt_convolution_from_z(plan.primes.size()))
-    return std::nullopt;
+  const size_t most_primes = use_gpu(GpuOperation::ProductZ, 2 * n - 1) ? cpu_crt_convolution_beside_gpu_most_primes_z
+                                                                          : cpu_crt_most_primes_z;
+  if (plan.primes.size() > most_primes || n < cpu_crt_convolution_from_z(plan.primes.size())) return std::nullopt;
   ZPoly c = convolve_with_primes(a, b, n, negacyclic, plan.primes);
   OperationDetail detail;
   detail.length1 = n;

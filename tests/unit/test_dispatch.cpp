@@ -561,6 +561,44 @@ TEST_CASE("transforms and convolutions through the dispatcher equal the CPU's", 
   flint_randclear(state);
 }
 
+// Convolutions over Z of power-of-two length with the GPU there (default crossovers: it would take
+// their products): the CPU's transforms of length n modulo the primes while those are few
+// (dispatch.hpp: cpu_crt_convolution_beside_gpu_most_primes_z), the GPU's product with more, and
+// under :gpu on always; every route equals the CPU's own.
+TEST_CASE("convolutions over Z beside the GPU: the CPU's primes while few, else the GPU's product", "[dispatch][gpu]") {
+  if (cas::test::skipped_without_gpu("convolutions over Z beside the GPU")) return;
+  ModeGuard guard;
+  cas::set_crossovers(cas::Crossovers{});
+  flint_rand_t state;
+  flint_randinit(state);
+  const size_t n = size_t{1} << 12;
+  REQUIRE(cas::use_gpu(cas::GpuOperation::ProductZ, 2 * n - 1));
+  for (ulong bits : {ulong{40}, ulong{500}}) {  // 2 primes, 17 primes
+    std::vector<cas::Value> a, b;
+    cas::Fmpz x;
+    for (size_t i = 0; i < 2 * n; i++) {
+      fmpz_randtest(x.get(), state, static_cast<flint_bitcnt_t>(bits));
+      (i < n ? a : b).push_back(cas::Value::integer(x.get()));
+    }
+    const cas::Value va = cas::Value::vec(a), vb = cas::Value::vec(b);
+    for (bool negacyclic : {false, true}) {
+      INFO(bits << "-bit entries, " << (negacyclic ? "negaconvolve" : "convolve"));
+      cas::set_gpu_mode(cas::GpuMode::Off);
+      const cas::Value on_cpu = cas::convolve(va, vb, negacyclic);
+      cas::set_gpu_mode(cas::GpuMode::Auto);
+      cas::engine_reset();
+      CHECK(cas::equal_values(cas::convolve(va, vb, negacyclic), on_cpu));
+      INFO(cas::engine_last());
+      CHECK(engine_is(bits == 40 ? "cpu crt" : "gpu crt"));
+      cas::set_gpu_mode(cas::GpuMode::On);
+      cas::engine_reset();
+      CHECK(cas::equal_values(cas::convolve(va, vb, negacyclic), on_cpu));
+      CHECK(engine_is("gpu crt"));
+    }
+  }
+  flint_randclear(state);
+}
+
 namespace {
 
 // Every device allocation above `bytes` fails as if the GPU were full, until the test ends.
