@@ -113,6 +113,11 @@ size_t cpu_ntt_crossover(bool one_transform, std::uint64_t p) {
   return one_transform ? 511 : 4095;
 }
 
+size_t cpu_crt_most_primes_z(size_t length) {
+  if (length >= 65535) return 128;
+  return length >= 16383 ? 64 : 40;
+}
+
 size_t cpu_crt_convolution_from_z(size_t primes) {
   if (primes <= 16) return 1024;
   return primes <= 24 ? 2048 : 8192;

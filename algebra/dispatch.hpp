@@ -135,14 +135,22 @@ bool short_operand_stays_with_flint(ShortOperandClass c, size_t shorter_length);
 size_t cpu_ntt_crossover(bool one_transform, std::uint64_t p);
 bool use_cpu_ntt(bool one_transform, std::uint64_t p, size_t length);
 // Products in Z[x] on the CPU go through the primes of multimodular.hpp and those transforms
-// instead of FLINT's fmpz_poly_mul from this product length, while the primes are this few (with
-// many primes, Garner's quadratic work per coefficient loses to FLINT's Kronecker substitution).
+// instead of FLINT's fmpz_poly_mul from this product length, while the primes are at most
+// cpu_crt_most_primes_z(length): Garner's work per coefficient is quadratic in their number,
+// FLINT's Kronecker substitution's about linear in the bits, so longer results pay for more primes.
 // Development machine, sixteenth session: from 2^14 - 1 coefficients the primes won at every
 // coefficient size measured, 1.3x (16 and 64 bits) to 2.3x (256 bits); with 33 primes (1000-bit
-// coefficients) 1.7x, with 130 primes (4000 bits) 0.3-0.9x. Below 2^14 they lost for small
-// (16 bits: 0.9x at 2^12) or large coefficients (1000 bits: 0.5x at 2^13).
-constexpr size_t cpu_crt_crossover_z = 16383, cpu_crt_most_primes_z = 40;
+// coefficients) 1.7x. Below 2^14 they lost for small (16 bits: 0.9x at 2^12) or large coefficients
+// (1000 bits: 0.5x at 2^13). Twenty-second session, FLINT's time / the primes', by result length:
+// products with 52 primes 1.9x at 2^14, 2.2-2.8x from 2^16; 78 primes 0.93x at 2^14, 1.8-2.0x from
+// 2^16; 104 primes 0.53x at 2^14, 1.2-1.6x from 2^16; 156 primes 0.62x at 2^15, 1.1x at 2^17.
+// Fifth powers (2^10 to 2^14 coefficients, results of 5 times that): 42 primes 1.2x at 5 2^10,
+// 2.5-2.8x from 5 2^12; 66 primes 0.65x at 5 2^10, 1.9-2.2x from 5 2^12; 98 primes 0.8-0.9x at
+// 5 2^11 and 5 2^12, 1.5x at 5 2^14; 130 primes 0.55x, 0.55x, 1.4x.
+constexpr size_t cpu_crt_crossover_z = 16383;
 constexpr size_t cpu_crt_power_crossover_z = 2047;
+// 40 primes, 64 from a result of 2^14 - 1 coefficients, 128 from 2^16 - 1.
+size_t cpu_crt_most_primes_z(size_t length);
 // convolve and negaconvolve over Z of a power-of-two length n take the primes' transforms of
 // length n on the CPU (multimodular.hpp: convolve_with_primes) instead of one product folded
 // modulo x^n -+ 1 (of length 2n - 1: FLINT's, or through the primes from cpu_crt_crossover_z) from

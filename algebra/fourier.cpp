@@ -543,7 +543,7 @@ std::optional<ZPoly> convolve_on_cpu_primes(const ZPoly& a, const ZPoly& b, size
     return std::nullopt;
   const MultimodularPlan plan = plan_convolution(a, b, n, negacyclic);
   const size_t most_primes = use_gpu(GpuOperation::ProductZ, 2 * n - 1) ? cpu_crt_convolution_beside_gpu_most_primes_z
-                                                                          : cpu_crt_most_primes_z;
+                                                                          : cpu_crt_most_primes_z(2 * n - 1);
   if (plan.primes.size() > most_primes || n < cpu_crt_convolution_from_z(plan.primes.size())) return std::nullopt;
   ZPoly c = convolve_with_primes(a, b, n, negacyclic, plan.primes);
   OperationDetail detail;

@@ -180,7 +180,7 @@ std::optional<ModPoly> multiply_big_modulus_on_cpu(const ModPoly& a, const ModPo
     return std::nullopt;
   const ulong bound_bits = 2 * fmpz_bits(a.modulus()->value()) +
                            ceil_log2(static_cast<size_t>(std::min(a.length(), b.length())));
-  if (multimodular_primes(bound_bits, ceil_log2(length)).size() > cpu_crt_most_primes_z)
+  if (multimodular_primes(bound_bits, ceil_log2(length)).size() > cpu_crt_most_primes_z(length))
     return std::nullopt;
   MultimodularPlan plan;
   ModPoly r = multiply_multimodular(a, b, ProductEngine::Cpu, &plan);
@@ -198,7 +198,7 @@ std::optional<ZPoly> multiply_z_on_cpu_primes(const ZPoly& a, const ZPoly& b) {
       short_operand_stays_with_flint(ShortOperandClass::Z, shorter_length(a, b)))
     return std::nullopt;  // (planning scans)
   MultimodularPlan plan = plan_multimodular(a, b);
-  if (plan.primes.size() > cpu_crt_most_primes_z) return std::nullopt;
+  if (plan.primes.size() > cpu_crt_most_primes_z(length)) return std::nullopt;
   ZPoly r = multiply_with_primes(a, b, plan.primes, ProductEngine::Cpu);
   engine_note("cpu crt", static_cast<double>(length), multimodular_detail(plan, a.length(), b.length()));
   return r;
@@ -386,7 +386,7 @@ std::optional<ZPoly> power_z_on_cpu_primes(const ZPoly& a, ulong e) {
   const size_t length = static_cast<size_t>(e) * static_cast<size_t>(a.length() - 1) + 1;
   // The primes are at least this many (multimodular_primes): count them only when few will do.
   if (length < cpu_crt_power_crossover_z ||
-      power_bound_bits(a, e) / (multimodular_prime_bits - 1) >= cpu_crt_most_primes_z)
+      power_bound_bits(a, e) / (multimodular_prime_bits - 1) >= cpu_crt_most_primes_z(length))
     return std::nullopt;
   MultimodularPlan plan;
   ZPoly r = power_multimodular(a, e, ProductEngine::Cpu, &plan);

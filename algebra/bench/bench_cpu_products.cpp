@@ -111,7 +111,7 @@ void integer_rows(const Options& o, ulong bits, flint_rand_t state) {
     const double time = best_ms(o.seconds, [&] { ours = cas::multiply_multimodular(a, b, cas::ProductEngine::Cpu); });
     const size_t primes = cas::plan_multimodular(a, b).primes.size();
     print_row("fmpz_poly_mul", ring, k, primes, reference, time, fmpz_poly_equal(ours.get(), flint.get()),
-              primes <= cas::cpu_crt_most_primes_z ? cas::cpu_crt_crossover_z : SIZE_MAX);
+              primes <= cas::cpu_crt_most_primes_z(2 * static_cast<size_t>(n) - 1) ? cas::cpu_crt_crossover_z : SIZE_MAX);
   }
 }
 

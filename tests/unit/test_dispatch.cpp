@@ -381,8 +381,8 @@ TEST_CASE("CPU powers: one transform where p has the roots, square and multiply 
 }
 
 // Z[x] powers: through the primes on the CPU (one transform per prime) from a result of
-// cpu_crt_power_crossover_z coefficients while fewer than cpu_crt_most_primes_z primes hold the
-// bound, FLINT's fmpz_poly_pow otherwise; equal to FLINT's either way.
+// cpu_crt_power_crossover_z coefficients while fewer than cpu_crt_most_primes_z(result length)
+// primes hold the bound, FLINT's fmpz_poly_pow otherwise; equal to FLINT's either way.
 TEST_CASE("CPU powers in Z[x] take the primes from their crossover while few do", "[dispatch]") {
   ModeGuard guard(cas::GpuMode::Off);
   cas::test::FreshRandom random;
@@ -393,7 +393,9 @@ TEST_CASE("CPU powers in Z[x] take the primes from their crossover while few do"
     const char* engine;
   } cases[] = {{1000, 64, 2, "flint fmpz_poly_pow"},  // 1999 coefficients: below the crossover
                {1100, 64, 2, "cpu crt power"},        {700, 20, 5, "cpu crt power"},
-               {3000, 200, 3, "cpu crt power"},       {600, 64, 40, "flint fmpz_poly_pow"},  // 2600+ bits
+               {3000, 200, 3, "cpu crt power"},
+               {600, 64, 40, "cpu crt power"},       // 2950 bits: 48 primes, a result of 23401 (64 primes)
+               {30, 64, 80, "flint fmpz_poly_pow"},  // 5515 bits: 90 primes, a result of 2321 (40 primes)
                {2, 1, 5000, "flint fmpz_poly_pow"}};
   for (const auto& c : cases) {
     cas::ZPoly a, expected;
@@ -412,16 +414,17 @@ TEST_CASE("CPU powers in Z[x] take the primes from their crossover while few do"
 }
 
 // Moduli above 64 bits: products through the primes from the Z[x] crossover while at most
-// cpu_crt_most_primes_z primes hold 2 bits(p) + log2 bits, FLINT's fmpz_mod_poly_mul otherwise;
-// powers by square and multiply through them.
+// cpu_crt_most_primes_z(result length) primes hold 2 bits(p) + log2 bits (64 at these lengths; a
+// 2400-bit p takes 78), FLINT's fmpz_mod_poly_mul otherwise; powers by square and multiply
+// through them.
 TEST_CASE("CPU products modulo p above 64 bits take the primes from their crossover", "[dispatch]") {
   ModeGuard guard(cas::GpuMode::Off);
   cas::test::FreshRandom random;
   INFO("seed " << random.seed);
-  for (ulong bits : {100ul, 1400ul}) {
+  for (ulong bits : {100ul, 2400ul}) {
     cas::Fmpz p;
     fmpz_setbit(p.get(), bits);
-    fmpz_nextprime(p.get(), p.get(), 1);
+    fmpz_nextprime(p.get(), p.get(), 0);  // a probable prime: proving one of 2400 bits took 40 s
     auto m = cas::make_modulus(p.get());
     for (slong length : {slong{8000}, slong{9000}}) {
       cas::ModPoly a(m), b(m);
@@ -445,7 +448,7 @@ TEST_CASE("CPU products in Z[x] through the primes from their crossover, with fe
   ModeGuard guard(cas::GpuMode::Off);
   cas::test::FreshRandom random;
   INFO("seed " << random.seed);
-  for (ulong bits : {10ul, 200ul, 1300ul})
+  for (ulong bits : {10ul, 200ul, 1300ul, 2300ul})  // at 9000: 1, 7, 43 and 75 primes
     for (slong length : {slong{8000}, slong{9000}}) {  // products of 15999 and 17999 coefficients
       cas::ZPoly a, b, expected;
       fmpz_poly_randtest(a.get(), random.state(), length, bits);
@@ -461,10 +464,11 @@ TEST_CASE("CPU products in Z[x] through the primes from their crossover, with fe
       const cas::ZPoly product = cas::multiply(a, b);
       INFO(bits << "-bit coefficients, lengths " << length << ": " << cas::engine_last());
       CHECK(fmpz_poly_equal(product.get(), expected.get()));
-      const bool through_primes = 2 * static_cast<size_t>(length) - 1 >= cas::cpu_crt_crossover_z &&
-                                  cas::plan_multimodular(a, b).primes.size() <= cas::cpu_crt_most_primes_z;
+      const size_t product_length = 2 * static_cast<size_t>(length) - 1;
+      const bool through_primes = product_length >= cas::cpu_crt_crossover_z &&
+                                  cas::plan_multimodular(a, b).primes.size() <= cas::cpu_crt_most_primes_z(product_length);
       CHECK(engine_is(through_primes ? "cpu crt" : "flint fmpz_poly_mul"));
-      CHECK(through_primes == (length == 9000 && bits < 1300));
+      CHECK(through_primes == (length == 9000 && bits < 2300));
     }
 }
 
