@@ -410,7 +410,7 @@ std::optional<Value> words_binary(BinaryOp op, const Value& a, const Value& b) {
 
 // Whether c divides every entry of x (integers), checked on the cores.
 bool all_divisible(const std::vector<Value>& x, const fmpz* c) {
-  return all_on_cores(x.size(), size_t{1} << 14, [&](size_t i) { return fmpz_divisible(x[i].as_int(), c); });
+  return all_on_cores(x.size(), integer_grain, [&](size_t i) { return fmpz_divisible(x[i].as_int(), c); });
 }
 
 // Long vectors of integers: + - .* of two, products by an integer and divisions by one (// % /),

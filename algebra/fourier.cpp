@@ -581,7 +581,7 @@ Value convolve_integers(const Value& a, const Value& b, bool negacyclic, const c
   std::vector<Value> c;
   reserve_values(c, n);
   c.resize(n, Value::integer(slong{0}));
-  parallel_ranges(n, size_t{1} << 14, [&](size_t begin, size_t end) {
+  parallel_ranges(n, integer_grain, [&](size_t begin, size_t end) {
     for (size_t i = begin; i < std::min(end, length); i++) {
       fmpz* slot = c[i].int_mut();
       fmpz_swap(slot, p + i);

@@ -11,7 +11,7 @@ template <class Put>
 void set_from_entries(ZPoly& f, const std::vector<Value>& items, Put&& put) {
   fmpz_poly_fit_length(f.get(), static_cast<slong>(items.size()));
   fmpz* coeffs = f.get()->coeffs;
-  parallel_ranges(items.size(), detail::integer_conversion_grain, [&](std::size_t begin, std::size_t end) {
+  parallel_ranges(items.size(), integer_grain, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; i++) put(coeffs + i, items[i].as_int());
   });
   _fmpz_poly_set_length(f.get(), static_cast<slong>(items.size()));

@@ -45,24 +45,14 @@ Value integer_vector_from(std::size_t count, Set&& set);
 // Whether v is a vector held as Values whose entries are all integers.
 bool holds_integers(const Value& v);
 
-// Vectors of integers from this many entries on are computed entry by entry on the cores (+ - .*,
-// products by an integer, negation, vecsum, concat); one thread took 39-75 ms for such operations
-// on 2^20 integers of 64 bits on the development machine, PARI/GP 2.15 23-39 ms. Shorter ones take
-// the general route.
-constexpr std::size_t integers_on_cores_from = std::size_t{1} << 15;
-
 // ---- implementation ----
-
-namespace detail {
-constexpr std::size_t integer_conversion_grain = std::size_t{1} << 14;
-}
 
 template <class Set>
 Value integer_vector_from(std::size_t count, Set&& set) {
   std::vector<Value> items;
   reserve_values(items, count);
   items.resize(count, Value::integer(slong{0}));
-  parallel_ranges(count, detail::integer_conversion_grain, [&](std::size_t begin, std::size_t end) {
+  parallel_ranges(count, integer_grain, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; i++) set(items[i].int_mut(), i);
   });
   return Value::vec_made_on_cores(std::move(items));

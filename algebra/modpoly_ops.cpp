@@ -47,7 +47,7 @@ namespace {
 void reduce_on_cores(ModPoly& r, const fmpz* coeffs, size_t n) {
   const nmod_t mod = r.modulus()->nmod();
   ulong* out = r.nmod()->coeffs;
-  parallel_ranges(n, zpoly_cores_grain, [&](size_t begin, size_t end) {
+  parallel_ranges(n, integer_grain, [&](size_t begin, size_t end) {
     for (size_t i = begin; i < end; i++) out[i] = fmpz_get_nmod(coeffs + i, mod);
   });
   r.nmod()->length = static_cast<slong>(n);
@@ -59,7 +59,7 @@ void reduce_on_cores(ModPoly& r, const fmpz* coeffs, size_t n) {
 ModPoly modpoly_from_fmpz_poly(const fmpz_poly_struct* f, const ModulusPtr& m) {
   ModPoly r(m);
   const size_t n = static_cast<size_t>(f->length);
-  if (r.word() && n >= zpoly_cores_from) {
+  if (r.word() && n >= integers_on_cores_from) {
     r.fit_length(f->length);
     reduce_on_cores(r, f->coeffs, n);
   } else if (r.word()) {
@@ -77,12 +77,12 @@ ZPoly lifted(const ModPoly& f, bool centred) {
   fmpz* out = r.get()->coeffs;
   if (f.word()) {
     const ulong p = f.modulus()->word(), *words = f.nmod()->coeffs;
-    parallel_ranges(n, zpoly_cores_grain, [&](size_t begin, size_t end) {
+    parallel_ranges(n, integer_grain, [&](size_t begin, size_t end) {
       for (size_t i = begin; i < end; i++) lift_word(out + i, words[i], p, centred);
     });
   } else {
     const fmpz *residues = f.big()->coeffs, *p = f.modulus()->value();
-    parallel_ranges(n, zpoly_cores_grain, [&](size_t begin, size_t end) {
+    parallel_ranges(n, integer_grain, [&](size_t begin, size_t end) {
       for (size_t i = begin; i < end; i++) {
         if (centred) fmpz_smod(out + i, residues + i, p);
         else fmpz_set(out + i, residues + i);
@@ -90,7 +90,7 @@ ZPoly lifted(const ModPoly& f, bool centred) {
     });
   }
   _fmpz_poly_set_length(r.get(), f.length());
-  if (n >= zpoly_cores_from) r.mark_made_on_cores();
+  if (n >= integers_on_cores_from) r.mark_made_on_cores();
   return r;
 }
 

@@ -116,7 +116,7 @@ void run_tasks(std::size_t count, void (*call)(void*, std::size_t), void* contex
 namespace cas {
 
 void zero_on_cores(fmpz* values, std::size_t count) {
-  parallel_ranges(count, std::size_t{1} << 14, [values](std::size_t begin, std::size_t end) {
+  parallel_ranges(count, integer_grain, [values](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; i++) fmpz_zero(values + i);
   });
 }

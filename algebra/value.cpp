@@ -149,7 +149,7 @@ VecObject::VecObject(std::vector<Value> items, bool made_on_cores)
 namespace {
 // Frees the integer entries on the cores; the vector's own destructor then finds only small ones.
 void free_integers_on_cores(std::vector<Value>& items) {
-  parallel_ranges(items.size(), size_t{1} << 14, [&items](size_t begin, size_t end) {
+  parallel_ranges(items.size(), integer_grain, [&items](size_t begin, size_t end) {
     for (size_t i = begin; i < end; i++)
       if (items[i].is(Kind::Int)) items[i] = Value();
   });
@@ -157,7 +157,7 @@ void free_integers_on_cores(std::vector<Value>& items) {
 }  // namespace
 
 VecObject::~VecObject() {
-  if (made_on_cores_ && items_.size() >= size_t{1} << 15) free_integers_on_cores(items_);
+  if (made_on_cores_ && items_.size() >= integers_on_cores_from) free_integers_on_cores(items_);
 }
 
 VecObject::VecObject(PackedResidues packed) : packed_(std::move(packed)), unpacked_(false) {}

@@ -29,7 +29,7 @@ class ZPoly {
     return *this;
   }
   ~ZPoly() {
-    if (made_on_cores_ && p_->alloc >= slong{1} << 15)
+    if (made_on_cores_ && static_cast<std::size_t>(p_->alloc) >= integers_on_cores_from)
       zero_on_cores(p_->coeffs, static_cast<std::size_t>(p_->alloc));
     fmpz_poly_clear(p_);
   }

@@ -10,7 +10,7 @@ namespace cas {
 
 namespace {
 
-constexpr size_t cores_from = zpoly_cores_from, grain = zpoly_cores_grain;
+constexpr size_t cores_from = integers_on_cores_from, grain = integer_grain;
 
 // The polynomial of n coefficients that fill(out, begin, end) writes, range by range, normalised.
 template <class Fill>

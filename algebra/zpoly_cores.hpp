@@ -11,10 +11,9 @@
 
 namespace cas {
 
-// From this many coefficients on, work on a Z[x] polynomial (here and its conversions to and from
-// Z/pZ[x], modpoly_ops.hpp) runs in ranges of zpoly_cores_grain on the cores; below, FLINT's
-// serial functions.
-constexpr size_t zpoly_cores_from = size_t{1} << 15, zpoly_cores_grain = size_t{1} << 14;
+// From integers_on_cores_from coefficients on (parallel.hpp), work on a Z[x] polynomial (here and
+// its conversions to and from Z/pZ[x], modpoly_ops.hpp) runs in ranges of integer_grain on the
+// cores; below, FLINT's serial functions.
 
 ZPoly add_on_cores(const ZPoly& a, const ZPoly& b);
 ZPoly sub_on_cores(const ZPoly& a, const ZPoly& b);

@@ -70,7 +70,7 @@ Value sum_of_words(const VectorWords& x) {
 Value sum_of_integers(const std::vector<Value>& items) {
   Fmpz total;
   std::mutex adding;
-  parallel_ranges(items.size(), size_t{1} << 14, [&](size_t begin, size_t end) {
+  parallel_ranges(items.size(), integer_grain, [&](size_t begin, size_t end) {
     Fmpz part;
     for (size_t i = begin; i < end; i++) fmpz_add(part.get(), part.get(), items[i].as_int());
     std::lock_guard<std::mutex> guard(adding);
