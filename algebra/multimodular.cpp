@@ -492,10 +492,15 @@ ulong power_bound_bits(const ZPoly& f, ulong e) {
 }
 
 MultimodularPlan plan_multimodular_power(const ZPoly& f, ulong e) {
+  if (f.is_zero() || e == 0) return {};
+  return plan_multimodular_power(f, e, power_bound_bits(f, e));
+}
+
+MultimodularPlan plan_multimodular_power(const ZPoly& f, ulong e, ulong bound_bits) {
   MultimodularPlan plan;
   if (f.is_zero() || e == 0) return plan;
   const ulong n = static_cast<ulong>(f.length());
-  plan.bound_bits = power_bound_bits(f, e);
+  plan.bound_bits = bound_bits;
   plan.log2_length = ceil_log2(e * (n - 1) + 1);
   plan.primes = multimodular_primes(plan.bound_bits, plan.log2_length);
   return plan;
@@ -503,6 +508,12 @@ MultimodularPlan plan_multimodular_power(const ZPoly& f, ulong e) {
 
 ZPoly power_multimodular(const ZPoly& f, ulong e, ProductEngine engine, MultimodularPlan* plan_out) {
   MultimodularPlan plan = plan_multimodular_power(f, e);
+  ZPoly c = power_with_primes(f, e, plan.primes, engine);
+  if (plan_out) *plan_out = std::move(plan);
+  return c;
+}
+
+ZPoly power_with_primes(const ZPoly& f, ulong e, const std::vector<ulong>& primes, ProductEngine engine) {
   ZPoly c;
   if (e == 0) {
     fmpz_poly_set_ui(c.get(), 1);
@@ -510,12 +521,10 @@ ZPoly power_multimodular(const ZPoly& f, ulong e, ProductEngine engine, Multimod
     const size_t n = static_cast<size_t>(f.length());
     const gpu::LimbSource source = limb_source(f.get()->coeffs, n);
     c = zpoly_from_blocks(static_cast<size_t>(e) * (n - 1) + 1, [&](const gpu::LimbSink& sink) {
-      if (engine == ProductEngine::Gpu) return gpu::power_limb_source(source, e, plan.primes, sink);
-      gpu::push_matrix(power_limb_matrix_on_host(gpu::pull_matrix(source, host_block), e, plan.primes), host_block,
-                       sink);
+      if (engine == ProductEngine::Gpu) return gpu::power_limb_source(source, e, primes, sink);
+      gpu::push_matrix(power_limb_matrix_on_host(gpu::pull_matrix(source, host_block), e, primes), host_block, sink);
     });
   }
-  if (plan_out) *plan_out = std::move(plan);
   return c;
 }
 

@@ -67,12 +67,15 @@ ZPoly convolve_with_primes(const ZPoly& a, const ZPoly& b, size_t n, bool negacy
 // (n = len f), so |c_k| <= n^(e-1) |f|_inf^e < 2^bound_bits with bound_bits = e bits(|f|_inf) +
 // (e - 1) ceil(log2 n). Empty for f = 0.
 MultimodularPlan plan_multimodular_power(const ZPoly& f, ulong e);
+MultimodularPlan plan_multimodular_power(const ZPoly& f, ulong e, ulong bound_bits);  // the bound known
 ulong power_bound_bits(const ZPoly& f, ulong e);  // that bound_bits, without the primes
 // f^e through those primes, each prime's power in ONE forward and one inverse transform (the
 // transformed f is raised to the e-th power pointwise; no transform of an intermediate power).
 // Gpu: on the GPU; HostKernels and Cpu: the same steps on the host, FLINT's nmod_poly_pow for the
 // powers modulo each prime. e = 0 gives 1.
 ZPoly power_multimodular(const ZPoly& f, ulong e, ProductEngine engine, MultimodularPlan* plan_out = nullptr);
+// The same through the caller's primes (the plan's, or any whose product exceeds twice the bound).
+ZPoly power_with_primes(const ZPoly& f, ulong e, const std::vector<ulong>& primes, ProductEngine engine);
 
 // Z/pZ[x] (any p; meant for p above 64 bits): both operands lifted to Z[x] with coefficients
 // 0..p-1, multiplied as above, reduced mod p. plan_out receives the Z[x] plan.

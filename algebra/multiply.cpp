@@ -384,12 +384,12 @@ std::optional<ZPoly> power_z_on_cpu_primes(const ZPoly& a, ulong e) {
   if (a.is_zero() || a.length() < 2 || e < 2 || e > (ulong{1} << 40) / static_cast<ulong>(a.length() - 1))
     return std::nullopt;
   const size_t length = static_cast<size_t>(e) * static_cast<size_t>(a.length() - 1) + 1;
-  // The primes are at least this many (multimodular_primes): count them only when few will do.
-  if (length < cpu_crt_power_crossover_z ||
-      power_bound_bits(a, e) / (multimodular_prime_bits - 1) >= cpu_crt_most_primes_z(length))
-    return std::nullopt;
-  MultimodularPlan plan;
-  ZPoly r = power_multimodular(a, e, ProductEngine::Cpu, &plan);
+  if (length < cpu_crt_power_crossover_z) return std::nullopt;
+  // The primes are at least this many (multimodular_primes): find them only when few will do.
+  const ulong bound_bits = power_bound_bits(a, e);
+  if (bound_bits / (multimodular_prime_bits - 1) >= cpu_crt_most_primes_z(length)) return std::nullopt;
+  const MultimodularPlan plan = plan_multimodular_power(a, e, bound_bits);
+  ZPoly r = power_with_primes(a, e, plan.primes, ProductEngine::Cpu);
   engine_note("cpu crt power", static_cast<double>(length), multimodular_detail(plan, a.length(), static_cast<slong>(e)));
   return r;
 }
