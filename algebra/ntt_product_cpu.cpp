@@ -90,55 +90,76 @@ std::vector<ulong> remembered_primes(ulong bound_bits, unsigned log2_length) {
   return place->second;
 }
 
-// x[0, n) = the words src[0, count) mod q, zero-padded (count <= n).
-void load_residues(ulong* x, std::size_t n, const ulong* src, std::size_t count, const nmod_t& q) {
+// Multiplies words by r^i for i = begin, begin + 1, ... in turn: the weights that turn a negacyclic
+// convolution into a cyclic one (r = psi), and back (r = psi^-1). r = 0: no weights.
+class Weights {
+ public:
+  Weights(ulong r, std::size_t begin, const nmod_t& q)
+      : q_(q),
+        r_(r),
+        r_shoup_(r && shoup() ? n_mulmod_precomp_shoup(r, q.n) : 0),
+        power_(r ? n_powmod2_ui_preinv(r, begin, q.n, q.ninv) : 1) {}
+
+  // x r^i mod q (x < q) for the current i, which then moves on.
+  ulong next(ulong x) {
+    if (!r_) return x;
+    x = nmod_mul(x, power_, q_);
+    power_ = shoup() ? n_mulmod_shoup(r_, power_, r_shoup_, q_.n) : nmod_mul(power_, r_, q_);
+    return x;
+  }
+
+ private:
+  bool shoup() const { return q_.n < (ulong{1} << 63); }  // the next power by r's Shoup companion
+
+  nmod_t q_;
+  ulong r_, r_shoup_, power_;
+};
+
+// x[0, n) = the words src[0, count) mod q, weighted by psi^i (Weights), zero-padded (count <= n).
+void load_residues(ulong* x, std::size_t n, const ulong* src, std::size_t count, const nmod_t& q, ulong psi = 0) {
   const crt::ReductionPrime r = crt::reduction_prime(q.n);
   const bool reduce = q.n < (ulong{1} << 63);  // a modulus of 64 bits: the operands are below it
   parallel_ranges(n, parallel_grain, [&](std::size_t begin, std::size_t end) {
     const std::size_t filled = std::clamp(count, begin, end);
-    for (std::size_t i = begin; i < filled; i++) x[i] = reduce ? crt::mul_shoup(src[i], 1, r.one_shoup, r.p) : src[i];
+    Weights weights(psi, begin, q);
+    for (std::size_t i = begin; i < filled; i++)
+      x[i] = weights.next(reduce ? crt::mul_shoup(src[i], 1, r.one_shoup, r.p) : src[i]);
     std::fill(x + filled, x + end, ulong{0});
   });
 }
 
 // The inverse transform of the pointwise products y (scaled by 1/n), in bit-reversed order, into
-// out[0, length) reduced below q. It runs the forward transform's tables (at w, not w^-1), which
-// leave sum_j y_j w^(ij) = c_(-i mod n) at i: the copy reads them in reverse. Building a second
-// set of tables took as long as a transform (2^20 words: 3.8 ms against 2.9 ms).
-void inverse_into(ulong* out, Words& y, std::size_t length, const ResidueTransforms& t) {
+// out[0, length) reduced below q, weighted by psi_inverse^i (Weights) and then shifted by `shift`
+// (mod q). It runs the forward transform's tables (at w, not w^-1), which leave
+// sum_j y_j w^(ij) = c_(-i mod n) at i: the copy reads them in reverse. Building a second set of
+// tables took as long as a transform (2^20 words: 3.8 ms against 2.9 ms).
+void inverse_into(ulong* out, Words& y, std::size_t length, const ResidueTransforms& t, ulong psi_inverse = 0,
+                  ulong shift = 0) {
   t.forward.bit_reversed_to_natural(y.data(), CpuTransform::Output::Below4p);
   const std::size_t mask = t.forward.length() - 1;
   parallel_ranges(length, parallel_grain, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; i++) out[i] = t.below_q(y[(0 - i) & mask]);
+    Weights weights(psi_inverse, begin, t.q);
+    for (std::size_t i = begin; i < end; i++) out[i] = nmod_add(weights.next(t.below_q(y[(0 - i) & mask])), shift, t.q);
   });
 }
 
-// x[i] = x[i] r^i mod q for i < count (entries below q), in ranges on the cores, each from its own
-// power of r: the weights that turn the negacyclic convolution into the cyclic one, and back.
-void weight_by_powers(ulong* x, std::size_t count, ulong r, const nmod_t& q) {
-  const bool shoup = q.n < (ulong{1} << 63);  // the next power by r's Shoup companion, below 2^63
-  const ulong r_shoup = shoup ? n_mulmod_precomp_shoup(r, q.n) : 0;
-  parallel_ranges(count, parallel_grain, [&](std::size_t begin, std::size_t end) {
-    ulong power = n_powmod2_ui_preinv(r, begin, q.n, q.ninv);
-    for (std::size_t i = begin; i < end; i++) {
-      x[i] = nmod_mul(x[i], power, q);
-      power = shoup ? n_mulmod_shoup(r, power, r_shoup, q.n) : nmod_mul(power, r, q);
-    }
-  });
-}
+// What a negacyclic convolution adds to a cyclic one (residue_product): psi of order 2n, psi^2 the
+// transforms' root (0 for none), and a shift of the result (convolve_words_cpu_ntt).
+struct Negacyclic {
+  ulong psi = 0, shift = 0;
+};
 
 // out[0, length) = a b mod (q, x^n - 1), n the transforms' length (their cyclic convolution, the
 // product itself when length = na + nb - 1 <= n), length <= n; x and y the transforms' work
-// arrays. Operand words may exceed q (they are reduced). With psi (of order 2n, psi^2 the
-// transforms' root; 0 for none) a b mod x^n + 1 instead: the operands weighted by psi^i, the
-// result by psi^-i.
+// arrays. Operand words may exceed q (they are reduced). With a psi, a b mod x^n + 1 instead: the
+// operands weighted by psi^i, the result by psi^-i, then shifted; the weights ride on the passes
+// that load the operands and copy the result.
 void residue_product(const ulong* a, std::size_t na, const ulong* b, std::size_t nb, const ResidueTransforms& t,
-                     Words& x, Words& y, ulong* out, std::size_t length, ulong psi = 0) {
+                     Words& x, Words& y, ulong* out, std::size_t length, Negacyclic negacyclic = {}) {
   const std::size_t n = t.forward.length();
   const bool square = a == b && na == nb;
   auto forward = [&](Words& work, const ulong* operand, std::size_t count) {
-    load_residues(work.data(), n, operand, count, t.q);
-    if (psi) weight_by_powers(work.data(), count, psi, t.q);  // the zeros beyond count stay zero
+    load_residues(work.data(), n, operand, count, t.q, negacyclic.psi);
     t.forward.natural_to_bit_reversed(work.data(), CpuTransform::Output::Below4p);
   };
   if (square) {
@@ -155,8 +176,8 @@ void residue_product(const ulong* a, std::size_t na, const ulong* b, std::size_t
   parallel_ranges(n, parallel_grain, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; i++) x[i] = t.scaled_product(x[i], other[i]);
   });
-  inverse_into(out, x, length, t);
-  if (psi) weight_by_powers(out, length, n_invmod(psi, t.q.n), t.q);
+  const ulong psi_inverse = negacyclic.psi ? n_invmod(negacyclic.psi, t.q.n) : 0;
+  inverse_into(out, x, length, t, psi_inverse, negacyclic.shift);
 }
 
 // The words of the second operand's work array: none for a square, whose one transform serves both.
@@ -267,7 +288,7 @@ void convolve_words_mod_prime(const ulong* a, std::size_t na, const ulong* b, st
                               bool negacyclic, ulong q, ulong* out) {
   const ConvolutionTransforms t(n, negacyclic, q);
   Words x(n), y(second_operand_words(a, na, b, nb, n));
-  residue_product(a, na, b, nb, *t.transforms, x, y, out, n, t.psi);
+  residue_product(a, na, b, nb, *t.transforms, x, y, out, n, {t.psi, 0});
 }
 
 std::vector<ulong> cpu_convolution_primes(std::size_t na, std::size_t nb, std::size_t n, bool negacyclic, ulong p) {
@@ -297,14 +318,10 @@ void convolve_words_cpu_ntt(const ulong* a, std::size_t na, const ulong* b, std:
   std::vector<ulong> residues(primes.size() * n);
   for_each_prime(primes.size(), n, second_operand_words(a, na, b, nb, n), [&](std::size_t j, Words& x, Words& y) {
     const ConvolutionTransforms t(n, negacyclic, primes[j]);
-    ulong* r = residues.data() + j * n;
-    residue_product(a, na, b, nb, *t.transforms, x, y, r, n, t.psi);
-    if (!negacyclic) return;
     const nmod_t& q = t.transforms->q;
-    const ulong p_mod_q = mod.n % q.n, shift = nmod_mul(nmod_mul(p_mod_q, p_mod_q, q), shorter % q.n, q);
-    parallel_ranges(n, parallel_grain, [&](std::size_t begin, std::size_t end) {
-      for (std::size_t i = begin; i < end; i++) r[i] = nmod_add(r[i], shift, q);
-    });
+    const ulong p_mod_q = mod.n % q.n;
+    const ulong shift = negacyclic ? nmod_mul(nmod_mul(p_mod_q, p_mod_q, q), shorter % q.n, q) : 0;
+    residue_product(a, na, b, nb, *t.transforms, x, y, residues.data() + j * n, n, {t.psi, shift});
   });
   residues_to_modulus(residues, n, primes, mod, out);
 }
