@@ -182,6 +182,19 @@ std::string convolution_through_primes(const EngineNote& n, bool negacyclic) {
   return text + "every entry recombined by Garner's CRT straight into its residue mod p";
 }
 
+// On the GPU: the product modulo each prime, folded on the device before Garner.
+std::string convolution_on_gpu(const EngineNote& n, bool negacyclic) {
+  const OperationDetail& d = n.detail;
+  const size_t product_length = 2 * d.length1 - 1;
+  return std::string(negacyclic ? "negacyclic convolution (modulo x^n + 1) " : "cyclic convolution (modulo x^n - 1) ") +
+         "of length " + number(d.length1) + " over Z through " + multimodular_primes_text(d, product_length) +
+         " on the GPU: the bound |c_k| <= min(len a, len b) |a|_inf |b|_inf < 2^" + number(d.bound_bits) +
+         ", both vectors reduced mod each prime, one NTT product per prime, folded modulo " +
+         (negacyclic ? "x^n + 1" : "x^n - 1") + " on the GPU, and only the " + number(d.length1) +
+         " entries recombined by the CRT in symmetric representation (Garner's mixed-radix form, on the GPU) and "
+         "brought back";
+}
+
 // The length of f^e (f of length d.length1, e = d.length2), and the transform length for it.
 size_t power_length(const OperationDetail& d) { return d.length2 * (d.length1 - 1) + 1; }
 size_t power_transform_length(const OperationDetail& d) { return size_t{1} << log2_transform_length(power_length(d)); }
@@ -303,6 +316,8 @@ std::string explain_note(const EngineNote& n) {
     text = convolution_by_product(n, is(n, "negacyclic convolution by product"));
   } else if (is(n, "cpu crt cyclic convolution") || is(n, "cpu crt negacyclic convolution")) {
     text = convolution_through_primes(n, is(n, "cpu crt negacyclic convolution"));
+  } else if (is(n, "gpu crt cyclic convolution") || is(n, "gpu crt negacyclic convolution")) {
+    text = convolution_on_gpu(n, is(n, "gpu crt negacyclic convolution"));
   } else if (is(n, "crt")) {
     text = chinese_remainder(n);
   } else {

@@ -534,16 +534,17 @@ ModulusPtr first_entry_modulus(const Value& v) {
 
 // The cyclic (negacyclic) convolution of length n of a and b over Z through the primes' transforms
 // of length n on the CPU, when it is theirs (dispatch.hpp: cpu_crt_convolution_from_z): n a power
-// of two, neither operand short enough for FLINT, few enough primes (fewer still when the GPU would
-// take the product; none under :gpu on, which sends every product to the GPU).
-std::optional<ZPoly> convolve_on_cpu_primes(const ZPoly& a, const ZPoly& b, size_t n, bool negacyclic) {
+// of two, neither operand short enough for FLINT, few enough primes (fewer still beside a GPU that
+// would take the product; none under :gpu on, which sends every product to the GPU).
+std::optional<ZPoly> convolve_on_cpu_primes(const ZPoly& a, const ZPoly& b, size_t n, bool negacyclic,
+                                            bool beside_gpu) {
   if (!is_power_of_two(n) || n < cpu_crt_convolution_from_z(1) || a.is_zero() || b.is_zero() ||
-      (gpu_mode() == GpuMode::On && gpu_usable()) ||
+      (beside_gpu && gpu_mode() == GpuMode::On) ||
       short_operand_stays_with_flint(ShortOperandClass::Z, static_cast<size_t>(std::min(a.length(), b.length()))))
     return std::nullopt;
   const MultimodularPlan plan = plan_convolution(a, b, n, negacyclic);
-  const size_t most_primes = use_gpu(GpuOperation::ProductZ, 2 * n - 1) ? cpu_crt_convolution_beside_gpu_most_primes_z
-                                                                          : cpu_crt_most_primes_z(2 * n - 1);
+  const size_t most_primes =
+      beside_gpu ? cpu_crt_convolution_beside_gpu_most_primes_z : cpu_crt_most_primes_z(2 * n - 1);
   if (plan.primes.size() > most_primes || n < cpu_crt_convolution_from_z(plan.primes.size())) return std::nullopt;
   ZPoly c = convolve_with_primes(a, b, n, negacyclic, plan.primes);
   OperationDetail detail;
@@ -555,10 +556,38 @@ std::optional<ZPoly> convolve_on_cpu_primes(const ZPoly& a, const ZPoly& b, size
   return c;
 }
 
-// Over Z: through the primes on the CPU (above), or one product in Z[x] (the dispatcher sends a
-// long one to the GPU's multi-prime product) folded modulo x^n -+ 1 on the cores. c_i takes the
-// coefficient i by a swap (no copy of its limbs), then adds or subtracts coefficient i + n of a
-// product; its integers are freed on the cores too.
+// Whether the GPU would take the product of a and b.
+bool product_goes_to_gpu(const ZPoly& a, const ZPoly& b) {
+  return !a.is_zero() && !b.is_zero() &&
+         use_gpu(GpuOperation::ProductZ, static_cast<size_t>(a.length() + b.length() - 1));
+}
+
+// Over Z on the GPU (any n): the product's residues folded modulo x^n -+ 1 on the device, n
+// entries rebuilt and brought back, not 2n - 1 (multimodular.hpp: convolve_through_product);
+// nullopt after a notice when the GPU failed.
+std::optional<ZPoly> convolve_on_gpu(const ZPoly& a, const ZPoly& b, size_t n, bool negacyclic) {
+  MultimodularPlan plan;
+  try {
+    ZPoly c = convolve_through_product(a, b, n, negacyclic, ProductEngine::Gpu, &plan);
+    OperationDetail detail;
+    detail.length1 = n;
+    detail.primes = static_cast<unsigned>(plan.primes.size());
+    detail.bound_bits = plan.bound_bits;
+    engine_note(negacyclic ? "gpu crt negacyclic convolution" : "gpu crt cyclic convolution", static_cast<double>(n),
+                detail);
+    return c;
+  } catch (const gpu::OutOfMemory&) {
+    post_notice("the GPU ran out of memory for a convolution of length " + std::to_string(n) + "; the CPU computed it");
+  } catch (const gpu::Error& e) {
+    post_notice(std::string("the GPU failed (") + e.what() + "); the CPU computed the convolution");
+  }
+  return std::nullopt;
+}
+
+// Over Z: through the primes on the CPU or the GPU (above), or one product in Z[x] on the CPU
+// folded modulo x^n -+ 1 on the cores. c_i takes the coefficient i by a swap (no copy of its
+// limbs), then adds or subtracts coefficient i + n of a product; its integers are freed on the
+// cores too.
 Value convolve_integers(const Value& a, const Value& b, bool negacyclic, const char* what) {
   const std::vector<Value>&x = entries(a, what), &y = entries(b, what);
   require_integers(x, what);
@@ -568,13 +597,18 @@ Value convolve_integers(const Value& a, const Value& b, bool negacyclic, const c
     throw DomainError(std::string(what) + ": the vectors must have one length, not " + std::to_string(n) + " and " +
                       std::to_string(y.size()));
   const IntegerPolynomialView fa(x), fb(y);
-  std::optional<ZPoly> convolution = convolve_on_cpu_primes(fa.poly(), fb.poly(), n, negacyclic);
+  const bool gpu_product = product_goes_to_gpu(fa.poly(), fb.poly());
+  std::optional<ZPoly> convolution = convolve_on_cpu_primes(fa.poly(), fb.poly(), n, negacyclic, gpu_product);
+  if (!convolution && gpu_product) {
+    convolution = convolve_on_gpu(fa.poly(), fb.poly(), n, negacyclic);
+    if (!convolution) convolution = convolve_on_cpu_primes(fa.poly(), fb.poly(), n, negacyclic, false);  // it failed
+  }
   if (!convolution) {
     OperationDetail detail;
     detail.length1 = n;
     engine_explain(negacyclic ? "negacyclic convolution by product" : "cyclic convolution by product",
                    static_cast<double>(n), detail);
-    convolution = multiply(fa.poly(), fb.poly());
+    convolution = multiply_on_cpu(fa.poly(), fb.poly());
   }
   fmpz* p = convolution->get()->coeffs;
   const size_t length = static_cast<size_t>(convolution->length());  // below 2n

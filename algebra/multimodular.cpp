@@ -400,6 +400,20 @@ crt::LimbMatrix multiply_limb_matrices_on_host(const crt::LimbMatrix& a, const c
 
 namespace {
 
+// The convolution modulo M by the GPU pipeline's steps on the host: the product's residues
+// (multiply_limb_matrices_on_host's), each prime's row folded by fold_entry, reconstruct_entry.
+crt::LimbMatrix convolve_limb_matrices_on_host(const crt::LimbMatrix& a, const crt::LimbMatrix& b, size_t n,
+                                               bool negacyclic, const std::vector<ulong>& primes) {
+  const Words ra = matrix_residues(a, primes), rb = matrix_residues(b, primes);
+  const Words products = products_on_cpu(Residues{ra.data(), a.count, rb.data(), b.count}, primes);
+  const size_t length = a.count + b.count - 1;
+  Words folded(primes.size() * n);
+  for (size_t j = 0; j < primes.size(); j++)
+    for (size_t i = 0; i < n; i++)
+      crt::fold_entry(i, products.data() + j * length, length, n, negacyclic, primes[j], folded.data() + j * n);
+  return reconstruct_on_host(folded.data(), n, primes);
+}
+
 // f^e modulo M by the GPU pipeline's steps on the host: reduce_entry, the power modulo each prime
 // (the primes split over the cores; in one transform above the CPU's crossover, else FLINT's
 // nmod_poly_pow), reconstruct_entry.
@@ -461,6 +475,24 @@ ZPoly multiply_with_primes(const ZPoly& a, const ZPoly& b, const std::vector<ulo
     products = products_on_cpu(residues, primes);
   }
   return zpoly_from_residues(products, length, primes, method);
+}
+
+ZPoly convolve_through_product(const ZPoly& a, const ZPoly& b, size_t n, bool negacyclic, ProductEngine engine,
+                               MultimodularPlan* plan_out) {
+  MultimodularPlan plan = plan_multimodular(a, b);
+  ZPoly c;
+  if (!plan.primes.empty()) {
+    const gpu::LimbSource sa = limb_source(a.get()->coeffs, static_cast<size_t>(a.length()));
+    const gpu::LimbSource sb = limb_source(b.get()->coeffs, static_cast<size_t>(b.length()));
+    c = zpoly_from_blocks(n, [&](const gpu::LimbSink& sink) {
+      if (engine == ProductEngine::Gpu) return gpu::convolve_limb_sources(sa, sb, n, negacyclic, plan.primes, sink);
+      gpu::push_matrix(convolve_limb_matrices_on_host(gpu::pull_matrix(sa, host_block), gpu::pull_matrix(sb, host_block),
+                                                      n, negacyclic, plan.primes),
+                       host_block, sink);
+    });
+  }
+  if (plan_out) *plan_out = std::move(plan);
+  return c;
 }
 
 ZPoly convolve_with_primes(const ZPoly& a, const ZPoly& b, size_t n, bool negacyclic,

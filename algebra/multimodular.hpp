@@ -63,6 +63,13 @@ MultimodularPlan plan_convolution(const ZPoly& a, const ZPoly& b, size_t n, bool
 ZPoly convolve_with_primes(const ZPoly& a, const ZPoly& b, size_t n, bool negacyclic,
                            const std::vector<ulong>& primes);
 
+// The same through the product's primes (plan_multimodular; plan_out receives the plan) by the GPU
+// pipeline (gpu::convolve_limb_sources: each prime's product folded modulo x^n -+ 1 on the device,
+// n coefficients rebuilt and brought back, not 2n - 1), or with HostKernels its steps on the host.
+// Throws what the GPU engine throws on the Gpu engine.
+ZPoly convolve_through_product(const ZPoly& a, const ZPoly& b, size_t n, bool negacyclic, ProductEngine engine,
+                               MultimodularPlan* plan_out = nullptr);
+
 // f^e, e >= 1: a coefficient of f^e is a sum of at most n^(e-1) products of e coefficients of f
 // (n = len f), so |c_k| <= n^(e-1) |f|_inf^e < 2^bound_bits with bound_bits = e bits(|f|_inf) +
 // (e - 1) ceil(log2 n). Empty for f = 0.

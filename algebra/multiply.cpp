@@ -269,9 +269,7 @@ ModPoly multiply(const ModPoly& a, const ModPoly& b) {
 }
 
 ZPoly multiply(const ZPoly& a, const ZPoly& b) {
-  if (is_constant_product(a.length(), b.length()))
-    return a.length() == 1 ? scale_on_cores(b, a.coeff(0)) : scale_on_cores(a, b.coeff(0));
-  if (!a.is_zero() && !b.is_zero()) {
+  if (!is_constant_product(a.length(), b.length()) && !a.is_zero() && !b.is_zero()) {
     const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
     MultimodularPlan plan;
     if (use_gpu(GpuOperation::ProductZ, length))
@@ -280,6 +278,12 @@ ZPoly multiply(const ZPoly& a, const ZPoly& b) {
         return std::move(*r);
       }
   }
+  return multiply_on_cpu(a, b);
+}
+
+ZPoly multiply_on_cpu(const ZPoly& a, const ZPoly& b) {
+  if (is_constant_product(a.length(), b.length()))
+    return a.length() == 1 ? scale_on_cores(b, a.coeff(0)) : scale_on_cores(a, b.coeff(0));
   if (auto r = multiply_z_on_cpu_primes(a, b)) return std::move(*r);
   double n = static_cast<double>(a.length() + b.length());
   engine_note("flint fmpz_poly_mul", n, product_detail(a.length(), b.length()));

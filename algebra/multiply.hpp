@@ -9,6 +9,8 @@ namespace cas {
 
 ModPoly multiply(const ModPoly& a, const ModPoly& b);
 ZPoly multiply(const ZPoly& a, const ZPoly& b);
+// The same without asking the GPU: through the primes on the cores, or FLINT (after the GPU failed).
+ZPoly multiply_on_cpu(const ZPoly& a, const ZPoly& b);
 // out = a * b: GMP (fmpz_mul), or the multi-modular GPU product for huge factors.
 void multiply(fmpz_t out, const fmpz_t a, const fmpz_t b);
 ModPoly power(const ModPoly& a, ulong e);

@@ -4,7 +4,8 @@
 //   operands (limb-major, uploaded once) -> for each prime: residues of both operands, their
 //   product by multiply_device straight into row j of a k x length residue matrix -> Garner's
 //   digits in place and the limbs of every coefficient (limb-major, coalesced) -> download
-//   (integers: the coefficients evaluated at 2^b word by word, sums and 2-bit carries).
+//   (integers: the coefficients evaluated at 2^b word by word, sums and 2-bit carries; cyclic and
+//   negacyclic convolutions: each row folded modulo x^n -+ 1 before Garner).
 // All on the library's stream, so the steps are ordered without host synchronisation.
 #include "gpu/crt.hpp"
 #include "gpu/detail.cuh"
@@ -29,6 +30,13 @@ __global__ void reduce_chunks(const std::uint64_t* limbs, std::size_t limb_count
 {
     for (std::size_t i = first_index(); i < chunks; i += grid_stride())
         crt::chunk_residue_entry(i, limbs, limb_count, bits, q, out);
+}
+
+__global__ void fold_row(const std::uint64_t* product, std::size_t length, std::size_t n, bool negacyclic,
+                         std::uint64_t p, std::uint64_t* out)
+{
+    for (std::size_t i = first_index(); i < n; i += grid_stride())
+        crt::fold_entry(i, product, length, n, negacyclic, p, out);
 }
 
 __global__ void reconstruct(std::uint64_t* residues, std::size_t count, crt::GarnerView tables, std::uint64_t* limbs,
@@ -189,6 +197,22 @@ void launch_reduce_matrix(const DeviceWords& limbs, const DeviceWords32& negativ
     check_launch("reduce_matrix");
 }
 
+// The residue products (residue_products) of two sources uploaded as limb matrices, which are
+// freed once reduced.
+DeviceWords source_products(const LimbSource& a, const LimbSource& b, const std::vector<std::uint64_t>& primes)
+{
+    DeviceWords limbs_a, limbs_b;
+    DeviceWords32 negative_a, negative_b;
+    upload_source(a, limbs_a, negative_a);
+    upload_source(b, limbs_b, negative_b);
+    auto reducer = [](const DeviceWords& limbs, const DeviceWords32& negative, const LimbSource& m) {
+        return [&limbs, &negative, &m](const crt::ReductionPrime& q, std::uint64_t* out) {
+            launch_reduce_matrix(limbs, negative, m.count, m.width, q, out);
+        };
+    };
+    return residue_products(a.count, b.count, primes, reducer(limbs_a, negative_a, a), reducer(limbs_b, negative_b, b));
+}
+
 void require_primes(const std::vector<std::uint64_t>& primes)
 {
     if (primes.empty()) throw Error("multi-modular product: no primes");
@@ -207,18 +231,31 @@ void multiply_limb_sources(const LimbSource& a, const LimbSource& b, const std::
     require_primes(primes);
     if (a.count == 0 || b.count == 0 || a.width == 0 || b.width == 0)
         throw Error("multiply_limb_sources: empty operand");
-    DeviceWords limbs_a, limbs_b;
-    DeviceWords32 negative_a, negative_b;
-    upload_source(a, limbs_a, negative_a);
-    upload_source(b, limbs_b, negative_b);
-    auto reducer = [](const DeviceWords& limbs, const DeviceWords32& negative, const LimbSource& m) {
-        return [&limbs, &negative, &m](const crt::ReductionPrime& q, std::uint64_t* out) {
-            launch_reduce_matrix(limbs, negative, m.count, m.width, q, out);
-        };
-    };
-    DeviceWords products = residue_products(a.count, b.count, primes, reducer(limbs_a, negative_a, a),
-                                            reducer(limbs_b, negative_b, b));
+    DeviceWords products = source_products(a, b, primes);
     reconstruct_to_sink(products, a.count + b.count - 1, primes, result);
+}
+
+void convolve_limb_sources(const LimbSource& a, const LimbSource& b, std::size_t n, bool negacyclic,
+                           const std::vector<std::uint64_t>& primes, const LimbSink& result)
+{
+    using namespace detail;
+    require_device();
+    require_primes(primes);
+    if (a.count == 0 || b.count == 0 || a.width == 0 || b.width == 0)
+        throw Error("convolve_limb_sources: empty operand");
+    if (a.count > n || b.count > n) throw Error("convolve_limb_sources: an operand longer than n");
+    const std::size_t length = a.count + b.count - 1;
+    DeviceWords folded;
+    {
+        const DeviceWords products = source_products(a, b, primes);
+        folded = DeviceWords(primes.size() * n);  // beside the products, not also beside the operands
+        for (std::size_t j = 0; j < primes.size(); ++j) {
+            fold_row<<<grid_for(n, block), block, 0, stream()>>>(products.data() + j * length, length, n, negacyclic,
+                                                                 primes[j], folded.data() + j * n);
+            check_launch("fold_row");
+        }
+    }
+    reconstruct_to_sink(folded, n, primes, result);
 }
 
 void power_limb_source(const LimbSource& f, std::uint64_t e, const std::vector<std::uint64_t>& primes,

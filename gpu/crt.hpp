@@ -25,6 +25,14 @@ namespace cas::gpu {
 void multiply_limb_sources(const LimbSource& a, const LimbSource& b, const std::vector<std::uint64_t>& primes,
                            const LimbSink& result);
 
+// The cyclic convolution of length n of a and b (their product modulo x^n - 1), or with negacyclic
+// the negacyclic one (modulo x^n + 1), modulo M in symmetric representation, as
+// multiply_limb_sources: each prime's product folded on the device before Garner, so that n
+// coefficients, not a.count + b.count - 1, are rebuilt and handed to `result`. a.count, b.count
+// at least 1 and at most n.
+void convolve_limb_sources(const LimbSource& a, const LimbSource& b, std::size_t n, bool negacyclic,
+                           const std::vector<std::uint64_t>& primes, const LimbSink& result);
+
 // f^e in Z[x] modulo M, in symmetric representation, as multiply_limb_sources: f reduced modulo
 // every prime, each prime's power in one transform (every prime must satisfy
 // power_in_one_transform(f.count, e, p)), Garner on the GPU; e (f.count - 1) + 1 coefficients

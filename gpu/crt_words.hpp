@@ -251,6 +251,14 @@ CAS_HOST_DEVICE inline void reduce_entry(std::size_t i, const Word* limbs, const
   out[i] = residue_of_limbs(limbs + i, width, count, negative[i] != 0, q);
 }
 
+// out[i] = c_i + c_(i+n) (negacyclic: minus) mod p for i < n, from the residues c of a product of
+// `length` <= 2n - 1 coefficients (those beyond it zero): the product folded modulo x^n -+ 1.
+CAS_HOST_DEVICE inline void fold_entry(std::size_t i, const Word* c, std::size_t length, std::size_t n,
+                                       bool negacyclic, Word p, Word* out) {
+  const Word low = i < length ? c[i] : 0, high = i + n < length ? c[i + n] : 0;
+  out[i] = negacyclic ? sub_mod(low, high, p) : add_mod(low, high, p);
+}
+
 // Pointers to a GarnerTables' arrays (host or device copies).
 struct GarnerView {
   const Word* primes;

@@ -70,6 +70,11 @@ void multiply_limb_sources(const LimbSource&, const LimbSource&, const std::vect
 {
     unavailable();
 }
+void convolve_limb_sources(const LimbSource&, const LimbSource&, std::size_t, bool, const std::vector<std::uint64_t>&,
+                           const LimbSink&)
+{
+    unavailable();
+}
 void power_limb_source(const LimbSource&, std::uint64_t, const std::vector<std::uint64_t>&, const LimbSink&)
 {
     unavailable();

@@ -675,6 +675,18 @@ TEST_CASE("out of GPU memory, every operation falls back to the CPU with a notic
       cas::engine_reset();
       CHECK(fmpz_poly_equal(cas::multiply(za, zb).get(), expected.get()));
       check_fallback("Z[x] product", must);
+      std::vector<cas::Value> ea, eb;
+      for (slong i = 0; i < 100000; i++) {
+        ea.push_back(cas::Value::integer(za.get()->coeffs + i));
+        eb.push_back(cas::Value::integer(zb.get()->coeffs + i));
+      }
+      const cas::Value va = cas::Value::vec(ea), vb = cas::Value::vec(eb);
+      cas::set_gpu_mode(cas::GpuMode::Off);
+      const cas::Value expected_negacyclic = cas::convolve(va, vb, true);
+      cas::set_gpu_mode(cas::GpuMode::On);
+      cas::engine_reset();
+      CHECK(cas::equal_values(cas::convolve(va, vb, true), expected_negacyclic));
+      check_fallback("negaconvolve over Z", must);
       cas::Fmpz x, y, xy, expected_xy;
       fmpz_randbits(x.get(), random.state(), 1 << 22);
       fmpz_randbits(y.get(), random.state(), 1 << 22);

@@ -339,6 +339,55 @@ void check_powers(ProductEngine engine, slong max_length) {
     }
 }
 
+// The product folded modulo x^n -+ 1 by FLINT: the convolutions' oracle.
+ZPoly flint_folded(const ZPoly& a, const ZPoly& b, slong n, bool negacyclic) {
+  const ZPoly c = flint_product(a, b);
+  ZPoly folded;
+  for (slong k = c.length() - 1; k >= 0; k--) {
+    cas::Fmpz sum;
+    fmpz_poly_get_coeff_fmpz(sum.get(), folded.get(), k % n);
+    if (negacyclic && k >= n)
+      fmpz_sub(sum.get(), sum.get(), c.get()->coeffs + k);
+    else
+      fmpz_add(sum.get(), sum.get(), c.get()->coeffs + k);
+    fmpz_poly_set_coeff_fmpz(folded.get(), k % n, sum.get());
+  }
+  return folded;
+}
+
+// Cyclic and negacyclic convolutions through the product's primes, folded before Garner
+// (convolve_through_product): any n, operands of n coefficients or fewer, sizes up to 1000 bits,
+// and the extreme -(2^bits - 1) everywhere (check_boundary's), whose folded sums reach the bound.
+void check_convolutions(ProductEngine engine, slong max_n) {
+  FreshRandom r;
+  INFO("seed " << r.seed);
+  for (int t = 0; t < cas::test::trials(12); t++) {
+    const slong n = t == 0 ? 1 : static_cast<slong>(n_randint(r.state(), static_cast<ulong>(max_n))) + 1;
+    const ulong bits = n_randint(r.state(), t % 3 ? 100 : 1000) + 1;
+    const bool extreme = t % 4 == 1;
+    cas::Fmpz value;
+    fmpz_one(value.get());
+    fmpz_mul_2exp(value.get(), value.get(), bits);
+    fmpz_sub_ui(value.get(), value.get(), 1);
+    fmpz_neg(value.get(), value.get());
+    const ZPoly a = extreme ? constant_coefficients(n, value.get()) : random_zpoly(r.state(), n, bits);
+    const ZPoly b = extreme ? constant_coefficients(n, value.get())
+                            : random_zpoly(r.state(), static_cast<slong>(n_randint(r.state(), n)) + 1, bits);
+    if (a.is_zero() || b.is_zero()) continue;
+    for (bool negacyclic : {false, true}) {
+      cas::MultimodularPlan plan;
+      const ZPoly c = cas::convolve_through_product(a, b, static_cast<size_t>(n), negacyclic, engine, &plan);
+      INFO("n = " << n << ", a: " << describe(a) << ", b: " << describe(b) << (negacyclic ? ", negacyclic" : "")
+                  << ": " << plan.primes.size() << " primes");
+      CHECK(equal(c, flint_folded(a, b, n, negacyclic)));
+    }
+  }
+}
+
+TEST_CASE("multimodular convolutions fold the product's residues (GPU steps on the host)", "[multimodular][crt]") {
+  check_convolutions(ProductEngine::HostKernels, 3000);
+}
+
 TEST_CASE("multimodular powers equal fmpz_poly_pow (GPU steps on the host)", "[multimodular][crt]") {
   check_powers(ProductEngine::HostKernels, 300);
   // The square's plan is the product's: the bound of f * f.
@@ -574,6 +623,11 @@ TEST_CASE("multimodular integer products equal mpz_mul (GPU engine)", "[multimod
 TEST_CASE("multimodular powers equal fmpz_poly_pow (GPU engine)", "[multimodular][gpu]") {
   if (skip_without_gpu()) return;
   check_powers(ProductEngine::Gpu, 3000);
+}
+
+TEST_CASE("multimodular convolutions fold the product's residues (GPU engine)", "[multimodular][gpu]") {
+  if (skip_without_gpu()) return;
+  check_convolutions(ProductEngine::Gpu, 1 << 17);
 }
 
 TEST_CASE("multimodular: the dispatcher sends Z[x], big-p and integer products to the GPU",
