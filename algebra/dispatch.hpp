@@ -160,12 +160,11 @@ size_t cpu_crt_most_primes_z(size_t length);
 // 1.2x) to 17 primes (500 bits; 0.98x, 1.2x at 2^11), 2^11 with 24 (700 bits; 1.2x), 2^13 with 33
 // (1000 bits; 1.4x, 0.7x at 2^12); up to 3-4x in between (128 bits: 2^10-2^12).
 size_t cpu_crt_convolution_from_z(size_t primes);
-// They do so even when the GPU would take the product of length 2n - 1, while the primes are this
-// few: the H100 machine's 16 cores beat the GPU's product and fold (with their conversions on the
-// host) by 1.2-1.45x with 2 primes (40-bit entries, 2^12..2^22), 1.1-1.4x with 4 (100 bits,
-// 2^14..2^18; even at 2^20); with 7 (200 bits) they were even, with 17 and 33 (500 and 1000 bits)
-// the GPU was 1.6-4x faster.
-constexpr size_t cpu_crt_convolution_beside_gpu_most_primes_z = 4;
+// Where the GPU would take the product, it takes the convolution instead (folded on the device:
+// multimodular.hpp, convolve_through_product): on the H100 machine, against these transforms on
+// its 16 cores, 2^12..2^20 entries (twenty-second session, two rounds): 0.93-1.8x with 1 or 2
+// primes (20 and 40-bit entries), 1.03-2.2x with 4 (100 bits), 1.46-2.1x with 6 (160 bits); at
+// 2^22 0.92-1.5x.
 // Over a word-size Z/pZ without the roots of unity of order n (2n for negaconvolve), the same
 // from this power-of-two n (ntt_product_cpu.hpp: convolve_words_cpu_ntt), instead of a product
 // folded. Development machine, twenty-second session, p = 10^9 + 7, 2^61 - 1, 2^64 - 59: cyclic

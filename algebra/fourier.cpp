@@ -534,18 +534,14 @@ ModulusPtr first_entry_modulus(const Value& v) {
 
 // The cyclic (negacyclic) convolution of length n of a and b over Z through the primes' transforms
 // of length n on the CPU, when it is theirs (dispatch.hpp: cpu_crt_convolution_from_z): n a power
-// of two, neither operand short enough for FLINT, few enough primes (fewer still beside a GPU that
-// would take the product; none under :gpu on, which sends every product to the GPU).
-std::optional<ZPoly> convolve_on_cpu_primes(const ZPoly& a, const ZPoly& b, size_t n, bool negacyclic,
-                                            bool beside_gpu) {
+// of two, neither operand short enough for FLINT, few enough primes.
+std::optional<ZPoly> convolve_on_cpu_primes(const ZPoly& a, const ZPoly& b, size_t n, bool negacyclic) {
   if (!is_power_of_two(n) || n < cpu_crt_convolution_from_z(1) || a.is_zero() || b.is_zero() ||
-      (beside_gpu && gpu_mode() == GpuMode::On) ||
       short_operand_stays_with_flint(ShortOperandClass::Z, static_cast<size_t>(std::min(a.length(), b.length()))))
     return std::nullopt;
   const MultimodularPlan plan = plan_convolution(a, b, n, negacyclic);
-  const size_t most_primes =
-      beside_gpu ? cpu_crt_convolution_beside_gpu_most_primes_z : cpu_crt_most_primes_z(2 * n - 1);
-  if (plan.primes.size() > most_primes || n < cpu_crt_convolution_from_z(plan.primes.size())) return std::nullopt;
+  if (plan.primes.size() > cpu_crt_most_primes_z(2 * n - 1) || n < cpu_crt_convolution_from_z(plan.primes.size()))
+    return std::nullopt;
   ZPoly c = convolve_with_primes(a, b, n, negacyclic, plan.primes);
   OperationDetail detail;
   detail.length1 = n;
@@ -584,8 +580,8 @@ std::optional<ZPoly> convolve_on_gpu(const ZPoly& a, const ZPoly& b, size_t n, b
   return std::nullopt;
 }
 
-// Over Z: through the primes on the CPU or the GPU (above), or one product in Z[x] on the CPU
-// folded modulo x^n -+ 1 on the cores. c_i takes the coefficient i by a swap (no copy of its
+// Over Z: on the GPU where it would take the product, else through the primes on the CPU (above),
+// or one product in Z[x] on the CPU folded modulo x^n -+ 1 on the cores. c_i takes the coefficient i by a swap (no copy of its
 // limbs), then adds or subtracts coefficient i + n of a product; its integers are freed on the
 // cores too.
 Value convolve_integers(const Value& a, const Value& b, bool negacyclic, const char* what) {
@@ -597,12 +593,9 @@ Value convolve_integers(const Value& a, const Value& b, bool negacyclic, const c
     throw DomainError(std::string(what) + ": the vectors must have one length, not " + std::to_string(n) + " and " +
                       std::to_string(y.size()));
   const IntegerPolynomialView fa(x), fb(y);
-  const bool gpu_product = product_goes_to_gpu(fa.poly(), fb.poly());
-  std::optional<ZPoly> convolution = convolve_on_cpu_primes(fa.poly(), fb.poly(), n, negacyclic, gpu_product);
-  if (!convolution && gpu_product) {
-    convolution = convolve_on_gpu(fa.poly(), fb.poly(), n, negacyclic);
-    if (!convolution) convolution = convolve_on_cpu_primes(fa.poly(), fb.poly(), n, negacyclic, false);  // it failed
-  }
+  std::optional<ZPoly> convolution;
+  if (product_goes_to_gpu(fa.poly(), fb.poly())) convolution = convolve_on_gpu(fa.poly(), fb.poly(), n, negacyclic);
+  if (!convolution) convolution = convolve_on_cpu_primes(fa.poly(), fb.poly(), n, negacyclic);
   if (!convolution) {
     OperationDetail detail;
     detail.length1 = n;

@@ -565,12 +565,11 @@ TEST_CASE("transforms and convolutions through the dispatcher equal the CPU's", 
   flint_randclear(state);
 }
 
-// Convolutions over Z of power-of-two length with the GPU there (default crossovers: it would take
-// their products): the CPU's transforms of length n modulo the primes while those are few
-// (dispatch.hpp: cpu_crt_convolution_beside_gpu_most_primes_z), the GPU's product with more, and
-// under :gpu on always; every route equals the CPU's own.
-TEST_CASE("convolutions over Z beside the GPU: the CPU's primes while few, else the GPU's product", "[dispatch][gpu]") {
-  if (cas::test::skipped_without_gpu("convolutions over Z beside the GPU")) return;
+// Convolutions over Z of power-of-two length where the GPU would take their products (default
+// crossovers): the GPU folds each prime's product (multimodular.hpp: convolve_through_product), in
+// auto as under :gpu on, and equals the CPU, whose transforms of length n take them without it.
+TEST_CASE("convolutions over Z where the GPU takes the product: folded on the device", "[dispatch][gpu]") {
+  if (cas::test::skipped_without_gpu("convolutions over Z on the GPU")) return;
   ModeGuard guard;
   cas::set_crossovers(cas::Crossovers{});
   flint_rand_t state;
@@ -587,17 +586,18 @@ TEST_CASE("convolutions over Z beside the GPU: the CPU's primes while few, else 
     const cas::Value va = cas::Value::vec(a), vb = cas::Value::vec(b);
     for (bool negacyclic : {false, true}) {
       INFO(bits << "-bit entries, " << (negacyclic ? "negaconvolve" : "convolve"));
+      const char* gpu_engine = negacyclic ? "gpu crt negacyclic convolution" : "gpu crt cyclic convolution";
       cas::set_gpu_mode(cas::GpuMode::Off);
+      cas::engine_reset();
       const cas::Value on_cpu = cas::convolve(va, vb, negacyclic);
-      cas::set_gpu_mode(cas::GpuMode::Auto);
-      cas::engine_reset();
-      CHECK(cas::equal_values(cas::convolve(va, vb, negacyclic), on_cpu));
-      INFO(cas::engine_last());
-      CHECK(engine_is(bits == 40 ? "cpu crt" : "gpu crt"));
-      cas::set_gpu_mode(cas::GpuMode::On);
-      cas::engine_reset();
-      CHECK(cas::equal_values(cas::convolve(va, vb, negacyclic), on_cpu));
-      CHECK(engine_is("gpu crt"));
+      CHECK(engine_is("cpu crt"));
+      for (cas::GpuMode mode : {cas::GpuMode::Auto, cas::GpuMode::On}) {
+        cas::set_gpu_mode(mode);
+        cas::engine_reset();
+        CHECK(cas::equal_values(cas::convolve(va, vb, negacyclic), on_cpu));
+        INFO(cas::engine_last());
+        CHECK(engine_is(gpu_engine));
+      }
     }
   }
   flint_randclear(state);
