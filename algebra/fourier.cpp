@@ -532,6 +532,15 @@ ModulusPtr first_entry_modulus(const Value& v) {
   return nullptr;
 }
 
+// The :timer note of a convolution of length n through the plan's primes.
+void note_convolution(const char* what, size_t n, const MultimodularPlan& plan) {
+  OperationDetail detail;
+  detail.length1 = n;
+  detail.primes = static_cast<unsigned>(plan.primes.size());
+  detail.bound_bits = plan.bound_bits;
+  engine_note(what, static_cast<double>(n), detail);
+}
+
 // The cyclic (negacyclic) convolution of length n of a and b over Z through the primes' transforms
 // of length n on the CPU, when it is theirs (dispatch.hpp: cpu_crt_convolution_from_z): n a power
 // of two, neither operand short enough for FLINT, few enough primes.
@@ -543,12 +552,7 @@ std::optional<ZPoly> convolve_on_cpu_primes(const ZPoly& a, const ZPoly& b, size
   if (plan.primes.size() > cpu_crt_most_primes_z(2 * n - 1) || n < cpu_crt_convolution_from_z(plan.primes.size()))
     return std::nullopt;
   ZPoly c = convolve_with_primes(a, b, n, negacyclic, plan.primes);
-  OperationDetail detail;
-  detail.length1 = n;
-  detail.primes = static_cast<unsigned>(plan.primes.size());
-  detail.bound_bits = plan.bound_bits;
-  engine_note(negacyclic ? "cpu crt negacyclic convolution" : "cpu crt cyclic convolution", static_cast<double>(n),
-              detail);
+  note_convolution(negacyclic ? "cpu crt negacyclic convolution" : "cpu crt cyclic convolution", n, plan);
   return c;
 }
 
@@ -565,12 +569,7 @@ std::optional<ZPoly> convolve_on_gpu(const ZPoly& a, const ZPoly& b, size_t n, b
   MultimodularPlan plan;
   try {
     ZPoly c = convolve_through_product(a, b, n, negacyclic, ProductEngine::Gpu, &plan);
-    OperationDetail detail;
-    detail.length1 = n;
-    detail.primes = static_cast<unsigned>(plan.primes.size());
-    detail.bound_bits = plan.bound_bits;
-    engine_note(negacyclic ? "gpu crt negacyclic convolution" : "gpu crt cyclic convolution", static_cast<double>(n),
-                detail);
+    note_convolution(negacyclic ? "gpu crt negacyclic convolution" : "gpu crt cyclic convolution", n, plan);
     return c;
   } catch (const gpu::OutOfMemory&) {
     post_notice("the GPU ran out of memory for a convolution of length " + std::to_string(n) + "; the CPU computed it");
@@ -581,9 +580,9 @@ std::optional<ZPoly> convolve_on_gpu(const ZPoly& a, const ZPoly& b, size_t n, b
 }
 
 // Over Z: on the GPU where it would take the product, else through the primes on the CPU (above),
-// or one product in Z[x] on the CPU folded modulo x^n -+ 1 on the cores. c_i takes the coefficient i by a swap (no copy of its
-// limbs), then adds or subtracts coefficient i + n of a product; its integers are freed on the
-// cores too.
+// or one product in Z[x] on the CPU folded modulo x^n -+ 1 on the cores. c_i takes the coefficient
+// i by a swap (no copy of its limbs), then adds or subtracts coefficient i + n of a product; its
+// integers are freed on the cores too.
 Value convolve_integers(const Value& a, const Value& b, bool negacyclic, const char* what) {
   const std::vector<Value>&x = entries(a, what), &y = entries(b, what);
   require_integers(x, what);

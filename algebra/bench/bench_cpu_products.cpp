@@ -110,8 +110,9 @@ void integer_rows(const Options& o, ulong bits, flint_rand_t state) {
     cas::ZPoly ours;
     const double time = best_ms(o.seconds, [&] { ours = cas::multiply_multimodular(a, b, cas::ProductEngine::Cpu); });
     const size_t primes = cas::plan_multimodular(a, b).primes.size();
+    const size_t product_length = 2 * static_cast<size_t>(n) - 1;
     print_row("fmpz_poly_mul", ring, k, primes, reference, time, fmpz_poly_equal(ours.get(), flint.get()),
-              primes <= cas::cpu_crt_most_primes_z(2 * static_cast<size_t>(n) - 1) ? cas::cpu_crt_crossover_z : SIZE_MAX);
+              primes <= cas::cpu_crt_most_primes_z(product_length) ? cas::cpu_crt_crossover_z : SIZE_MAX);
   }
 }
 

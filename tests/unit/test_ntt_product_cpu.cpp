@@ -193,7 +193,8 @@ TEST_CASE("CPU convolutions equal FLINT's product folded for every kind of word 
           std::fill(b.begin(), b.end(), m - 1);
         }
         for (bool negacyclic : {false, true}) {
-          INFO("m = " << m << ", n = " << n << (negacyclic ? ", negacyclic" : ", cyclic") << (largest ? ", all m - 1" : "")
+          INFO("m = " << m << ", n = " << n << (negacyclic ? ", negacyclic" : ", cyclic")
+                      << (largest ? ", all m - 1" : "")
                       << ", primes " << cas::cpu_convolution_primes(na, nb, n, negacyclic, m).size());
           std::vector<ulong> r(n);
           cas::convolve_words_cpu_ntt(a.data(), na, b.data(), nb, n, negacyclic, mod, r.data());
