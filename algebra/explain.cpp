@@ -94,7 +94,7 @@ std::string convolution_by_product(const EngineNote& n, bool negacyclic) {
          " over " + ring(d) + " by one polynomial product folded modulo " + (negacyclic ? "x^n + 1" : "x^n - 1") +
          (over_z ? " (a product in Z[x]: FLINT's, or past the crossover the GPU's through several primes)"
                  : " (no FFT: the length is no power of two, Z/pZ lacks the root of unity, or the GPU takes the "
-                   "product)");
+                   "product and folds it on the device)");
 }
 
 std::string chinese_remainder(const EngineNote& n) {

@@ -449,11 +449,13 @@ Value convolve_by_fft(Words a, Words b, const ModulusPtr& m, bool negacyclic) {
 }
 
 // convolve_by_product for a word-size p: the coefficient arrays are read and written as blocks.
-Value convolve_by_product(const Words& a, const Words& b, const ModulusPtr& m, bool negacyclic) {
+// on_cpu: the product without asking the GPU (after it failed).
+Value convolve_by_product(const Words& a, const Words& b, const ModulusPtr& m, bool negacyclic, bool on_cpu = false) {
   const size_t n = a.size();
   engine_explain(negacyclic ? "negacyclic convolution by product" : "cyclic convolution by product",
                  static_cast<double>(n), transform_detail(n, nullptr, *m));
-  const ModPoly product = multiply(modpoly_from_words(m, a.data(), n), modpoly_from_words(m, b.data(), n));
+  const ModPoly fa = modpoly_from_words(m, a.data(), n), fb = modpoly_from_words(m, b.data(), n);
+  const ModPoly product = on_cpu ? multiply_on_cpu(fa, fb) : multiply(fa, fb);
   // Folded mod x^n -+ 1 in one sweep over ranges on all cores: c_i = p_i -+ p_(i+n) below the
   // length of the high part, p_i up to the product's length, 0 beyond (k % n per coefficient cost
   // a division each; one thread took 3-5 ms at 2^22).
@@ -475,14 +477,44 @@ Value convolve_by_product(const Words& a, const Words& b, const ModulusPtr& m, b
 }
 
 // The same for the words of packed vectors, read where they are.
-Value convolve_by_product(const InputWords& a, const InputWords& b, const ModulusPtr& m, bool negacyclic) {
-  return convolve_by_product(a.words(), b.words(), m, negacyclic);
+Value convolve_by_product(const InputWords& a, const InputWords& b, const ModulusPtr& m, bool negacyclic,
+                          bool on_cpu = false) {
+  return convolve_by_product(a.words(), b.words(), m, negacyclic, on_cpu);
 }
 Value convolve_by_fft(InputWords a, InputWords b, const ModulusPtr& m, bool negacyclic) {
   return convolve_by_fft(a.take(), b.take(), m, negacyclic);
 }
 
-// The route of a convolution of residues x and y (a vector of fmpz, or InputWords for a word-size p).
+// The notice when the GPU could not compute a convolution of length n.
+void gpu_convolution_failure_notice(const std::exception& e, size_t n) {
+  if (dynamic_cast<const gpu::OutOfMemory*>(&e))
+    post_notice("the GPU ran out of memory for a convolution of length " + std::to_string(n) + "; the CPU computed it");
+  else
+    post_notice(std::string("the GPU failed (") + e.what() + "); the CPU computed the convolution");
+}
+
+// Over a word-size Z/pZ where the GPU takes the product (convolve_residues): multiply_mod's product
+// folded modulo x^n -+ 1 on the device, n words brought back, not 2n - 1 (gpu::convolve_mod);
+// nullopt after a notice when the GPU failed.
+std::optional<Value> convolve_words_on_gpu(const InputWords& a, const InputWords& b, const ModulusPtr& m,
+                                           bool negacyclic) {
+  const size_t n = a.size();
+  Words c(n);
+  try {
+    gpu::convolve_mod(a.words().data(), n, b.words().data(), n, n, negacyclic, m->word(), c.data());
+  } catch (const gpu::Error& e) {
+    gpu_convolution_failure_notice(e, n);
+    return std::nullopt;
+  }
+  OperationDetail d = transform_detail(n, nullptr, *m);
+  engine_explain(negacyclic ? "negacyclic convolution by product" : "cyclic convolution by product",
+                 static_cast<double>(n), d);
+  d.length2 = n;
+  const bool one_prime = gpu::plan_product(n, n, m->word()).single_prime;
+  engine_note(one_prime ? "gpu ntt product" : "gpu crt product", static_cast<double>(2 * n - 1), d);
+  return Value::residue_words(m, std::move(c));
+}
+
 // A convolution of power-of-two length n over a word-size Z/pZ that lacks the roots of unity for
 // it, through the CPU's transforms of length n modulo CRT primes (ntt_product_cpu.hpp) rather
 // than a product of length 2n - 1 folded, from cpu_crt_convolution_from_words (dispatch.hpp).
@@ -497,6 +529,7 @@ Value convolve_through_cpu_primes(const InputWords& a, const InputWords& b, cons
   return Value::residue_words(m, std::move(c));
 }
 
+// The route of a convolution of residues x and y (a vector of fmpz, or InputWords for a word-size p).
 template <class Residues>
 Value convolve_residues(Residues x, Residues y, const ModulusPtr& m, bool negacyclic, const char* what) {
   if (x.size() != y.size())
@@ -508,6 +541,11 @@ Value convolve_residues(Residues x, Residues y, const ModulusPtr& m, bool negacy
   // A large convolution is one product on the GPU (one round trip) rather than three transforms.
   const bool product_on_gpu =
       m->word_size() && use_gpu(for_modulus(GpuOperation::ProductNttPrime, m->word()), 2 * x.size() - 1);
+  if constexpr (std::is_same_v<Residues, InputWords>)
+    if (product_on_gpu) {
+      if (std::optional<Value> c = convolve_words_on_gpu(x, y, m, negacyclic)) return std::move(*c);
+      return convolve_by_product(x, y, m, negacyclic, true);  // the GPU failed
+    }
   if (!product_on_gpu && is_power_of_two(x.size()) && find_root_of_unity(root, *m, order))
     return convolve_by_fft(std::move(x), std::move(y), m, negacyclic);
   if constexpr (std::is_same_v<Residues, InputWords>)
@@ -571,10 +609,8 @@ std::optional<ZPoly> convolve_on_gpu(const ZPoly& a, const ZPoly& b, size_t n, b
     ZPoly c = convolve_through_product(a, b, n, negacyclic, ProductEngine::Gpu, &plan);
     note_convolution(negacyclic ? "gpu crt negacyclic convolution" : "gpu crt cyclic convolution", n, plan);
     return c;
-  } catch (const gpu::OutOfMemory&) {
-    post_notice("the GPU ran out of memory for a convolution of length " + std::to_string(n) + "; the CPU computed it");
   } catch (const gpu::Error& e) {
-    post_notice(std::string("the GPU failed (") + e.what() + "); the CPU computed the convolution");
+    gpu_convolution_failure_notice(e, n);
   }
   return std::nullopt;
 }

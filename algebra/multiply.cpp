@@ -252,13 +252,19 @@ ModPoly multiply_on_cpu_ntt(const ModPoly& a, const ModPoly& b) {
 }  // namespace
 
 ModPoly multiply(const ModPoly& a, const ModPoly& b) {
+  if (same_modulus(a.modulus(), b.modulus()) && !is_constant_product(a.length(), b.length())) {
+    GpuOperation op;
+    if (wants_gpu(a, b, op))
+      if (auto r = multiply_on_gpu(a, b, op)) return std::move(*r);
+    if (wants_big_modulus_gpu(a, b))
+      if (auto r = multiply_big_modulus_on_gpu(a, b)) return std::move(*r);
+  }
+  return multiply_on_cpu(a, b);
+}
+
+ModPoly multiply_on_cpu(const ModPoly& a, const ModPoly& b) {
   if (same_modulus(a.modulus(), b.modulus()) && is_constant_product(a.length(), b.length()))
     return a.length() == 1 ? scale_on_cores(b, a) : scale_on_cores(a, b);
-  GpuOperation op;
-  if (same_modulus(a.modulus(), b.modulus()) && wants_gpu(a, b, op))
-    if (auto r = multiply_on_gpu(a, b, op)) return std::move(*r);
-  if (same_modulus(a.modulus(), b.modulus()) && wants_big_modulus_gpu(a, b))
-    if (auto r = multiply_big_modulus_on_gpu(a, b)) return std::move(*r);
   if (same_modulus(a.modulus(), b.modulus()) && wants_cpu_ntt(a, b)) return multiply_on_cpu_ntt(a, b);
   if (same_modulus(a.modulus(), b.modulus()))
     if (auto r = multiply_big_modulus_on_cpu(a, b)) return std::move(*r);

@@ -8,6 +8,8 @@
 namespace cas {
 
 ModPoly multiply(const ModPoly& a, const ModPoly& b);
+// The same without asking the GPU: cas's transforms on the cores, or FLINT (after the GPU failed).
+ModPoly multiply_on_cpu(const ModPoly& a, const ModPoly& b);
 ZPoly multiply(const ZPoly& a, const ZPoly& b);
 // The same without asking the GPU: through the primes on the cores, or FLINT (after the GPU failed).
 ZPoly multiply_on_cpu(const ZPoly& a, const ZPoly& b);

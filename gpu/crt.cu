@@ -221,6 +221,14 @@ void require_primes(const std::vector<std::uint64_t>& primes)
 }
 
 }  // namespace
+
+void launch_fold(const std::uint64_t* c, std::size_t length, std::size_t n, bool negacyclic, std::uint64_t p,
+                 std::uint64_t* out)
+{
+    fold_row<<<grid_for(n, block), block, 0, stream()>>>(c, length, n, negacyclic, p, out);
+    check_launch("fold_row");
+}
+
 }  // namespace detail
 
 void multiply_limb_sources(const LimbSource& a, const LimbSource& b, const std::vector<std::uint64_t>& primes,
@@ -249,11 +257,8 @@ void convolve_limb_sources(const LimbSource& a, const LimbSource& b, std::size_t
     {
         const DeviceWords products = source_products(a, b, primes);
         folded = DeviceWords(primes.size() * n);  // beside the products, not also beside the operands
-        for (std::size_t j = 0; j < primes.size(); ++j) {
-            fold_row<<<grid_for(n, block), block, 0, stream()>>>(products.data() + j * length, length, n, negacyclic,
-                                                                 primes[j], folded.data() + j * n);
-            check_launch("fold_row");
-        }
+        for (std::size_t j = 0; j < primes.size(); ++j)
+            launch_fold(products.data() + j * length, length, n, negacyclic, primes[j], folded.data() + j * n);
     }
     reconstruct_to_sink(folded, n, primes, result);
 }

@@ -252,11 +252,17 @@ CAS_HOST_DEVICE inline void reduce_entry(std::size_t i, const Word* limbs, const
 }
 
 // out[i] = c_i + c_(i+n) (negacyclic: minus) mod p for i < n, from the residues c of a product of
-// `length` <= 2n - 1 coefficients (those beyond it zero): the product folded modulo x^n -+ 1.
+// `length` <= 2n - 1 coefficients (those beyond it zero): the product folded modulo x^n -+ 1. Any
+// p < 2^64 (gpu::convolve_mod folds modulo the user's p): a sum that wraps past 2^64 is above p.
 CAS_HOST_DEVICE inline void fold_entry(std::size_t i, const Word* c, std::size_t length, std::size_t n,
                                        bool negacyclic, Word p, Word* out) {
   const Word low = i < length ? c[i] : 0, high = i + n < length ? c[i + n] : 0;
-  out[i] = negacyclic ? sub_mod(low, high, p) : add_mod(low, high, p);
+  if (negacyclic) {
+    out[i] = sub_mod(low, high, p);
+    return;
+  }
+  const Word sum = low + high;
+  out[i] = sum < low || sum >= p ? sum - p : sum;
 }
 
 // Pointers to a GarnerTables' arrays (host or device copies).

@@ -183,6 +183,11 @@ using SecondOperand = std::function<void()>;
 void multiply_device(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb, std::uint64_t p,
                      Algorithm algorithm, std::uint64_t* out, const SecondOperand& bring_second = {});
 
+// out[i] = c[i] + c[i + n] (negacyclic: minus) mod p for i < n (crt.cu): the device words
+// c[0, length) of a product (length <= 2n - 1) folded modulo x^n -+ 1.
+void launch_fold(const std::uint64_t* c, std::size_t length, std::size_t n, bool negacyclic, std::uint64_t p,
+                 std::uint64_t* out);
+
 // out[0, e (na - 1) + 1) = a^e mod p (polymul.cu) for device words in [0, p), through one
 // transform of length n (the power of two >= e (na - 1) + 1; power_in_one_transform must hold).
 void power_device(const std::uint64_t* a, std::size_t na, std::uint64_t e, std::uint64_t p, std::size_t n,

@@ -162,6 +162,12 @@ DeviceWords multiply_mod(const DeviceWords& a, const DeviceWords& b, std::uint64
 void multiply_mod(const DeviceWords& a, const DeviceWords& b, std::uint64_t p, DeviceWords& out,
                   Algorithm algorithm = Algorithm::fast);
 
+// The cyclic convolution of length n of a[0, na) and b[0, nb) (their product modulo x^n - 1), or
+// with negacyclic the negacyclic one (modulo x^n + 1), modulo p, into out[0, n): multiply_mod's
+// product on the device, folded there, so that n words come back, not na + nb - 1. na, nb <= n.
+void convolve_mod(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb, std::size_t n,
+                  bool negacyclic, std::uint64_t p, std::uint64_t* out, Algorithm algorithm = Algorithm::fast);
+
 // a^e mod p with one forward and one inverse transform: a zero-padded to the power of two
 // n >= e (na - 1) + 1, transformed, every value raised to the e-th power, transformed back (the
 // squarings of square-and-multiply would transform log2(e) growing intermediate results, each

@@ -396,6 +396,28 @@ void multiply_mod(const std::uint64_t* a, std::size_t na, const std::uint64_t* b
     c.download(out, length);
 }
 
+void convolve_mod(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb, std::size_t n,
+                  bool negacyclic, std::uint64_t p, std::uint64_t* out, Algorithm algorithm)
+{
+    detail::require_device();
+    if (na == 0 || nb == 0) return;
+    if (na > n || nb > n) throw Error("convolve_mod: an operand longer than n");
+    const std::size_t length = na + nb - 1;
+    // multiply_mod's product into scratch, folded into the n words that come back
+    auto convolution = [&](const std::uint64_t* ab, std::uint64_t* c, const detail::SecondOperand& bring_b) {
+        detail::Scratch<std::uint64_t> product(length);
+        detail::multiply_device(ab, na, ab + na, nb, p, algorithm, product.get(), bring_b);
+        detail::launch_fold(product.get(), length, n, negacyclic, p, c);
+    };
+    if (p < detail::two_to_32 && detail::through_32_bit_words(a, na, b, nb, n, out, convolution)) return;
+    DeviceWords ab(na + nb), c(n);
+    detail::StreamMark allocated;
+    ab.upload(a, na);
+    convolution(ab.data(), c.data(),
+                [&] { detail::upload_bytes(ab.data() + na, b, nb * sizeof(std::uint64_t), &allocated); });
+    c.download(out, n);
+}
+
 std::vector<std::uint64_t> multiply_mod(const std::uint64_t* a, std::size_t na, const std::uint64_t* b,
                                         std::size_t nb, std::uint64_t p, Algorithm algorithm)
 {

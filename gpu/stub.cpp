@@ -60,6 +60,12 @@ void multiply_mod(const DeviceWords&, const DeviceWords&, std::uint64_t, DeviceW
 void multiply_mod(const std::uint64_t*, std::size_t, const std::uint64_t*, std::size_t, std::uint64_t, std::uint64_t*,
                   Algorithm) { unavailable(); }
 
+void convolve_mod(const std::uint64_t*, std::size_t, const std::uint64_t*, std::size_t, std::size_t, bool,
+                  std::uint64_t, std::uint64_t*, Algorithm)
+{
+    unavailable();
+}
+
 bool power_in_one_transform(std::size_t, std::uint64_t, std::uint64_t) { return false; }
 void power_mod(const std::uint64_t*, std::size_t, std::uint64_t, std::uint64_t, std::uint64_t*, Algorithm)
 {

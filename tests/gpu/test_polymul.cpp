@@ -141,6 +141,61 @@ TEST_CASE("large products and every transform length up to 2^21", "[gpu][polymul
     }
 }
 
+namespace {
+// FLINT's product folded modulo x^n - 1 (negacyclic: x^n + 1), as n words.
+std::vector<std::uint64_t> flint_convolution(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b,
+                                             std::size_t n, bool negacyclic, std::uint64_t p)
+{
+    const std::vector<std::uint64_t> c = flint_multiply(a, b, p);
+    nmod_t mod;
+    nmod_init(&mod, p);
+    std::vector<std::uint64_t> r(n, 0);
+    for (std::size_t k = 0; k < c.size(); ++k)
+        r[k % n] = negacyclic && k >= n ? nmod_sub(r[k % n], c[k], mod) : nmod_add(r[k % n], c[k], mod);
+    return r;
+}
+}  // namespace
+
+// convolve_mod: the product folded on the device, for every modulus (one prime, CRT, p < 2^32
+// with 32-bit words on the bus), n from 1 to past a staging chunk, operands shorter than n, words
+// all p - 1, and unreduced words (>= p; >= 2^32 sends p < 2^32 down the 64-bit path).
+TEST_CASE("convolutions fold the product on the device and agree with FLINT", "[gpu][polymul][convolve]")
+{
+    CAS_REQUIRE_GPU();
+    for (std::uint64_t p : moduli()) {
+        for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(3), std::size_t(1000), std::size_t(4096),
+                              std::size_t(100001)}) {
+            for (int shape = 0; shape < 3; ++shape) {
+                const std::size_t na = shape == 1 ? 1 + rng()() % n : n, nb = shape == 2 ? 1 + rng()() % n : n;
+                std::vector<std::uint64_t> a = random_vector(na, p), b = random_vector(nb, p);
+                if (shape == 0) {
+                    std::fill(a.begin(), a.end(), p - 1);
+                    std::fill(b.begin(), b.end(), p - 1);
+                }
+                for (bool negacyclic : {false, true}) {
+                    INFO("p = " << hex(p) << ", n = " << n << ", lengths " << na << " x " << nb
+                                << (negacyclic ? ", negacyclic" : ", cyclic"));
+                    std::vector<std::uint64_t> c(n);
+                    convolve_mod(a.data(), na, b.data(), nb, n, negacyclic, p, c.data());
+                    require_same(c, flint_convolution(a, b, n, negacyclic, p));
+                }
+            }
+        }
+    }
+    // unreduced words: one word of 2^64 - 1 in each operand
+    for (std::uint64_t p : {std::uint64_t(998244353), std::uint64_t(1000000007), odd_heavy_prime(63)}) {
+        std::vector<std::uint64_t> a = random_vector(5000, p), b = random_vector(5000, p);
+        a[17] = b[4000] = ~std::uint64_t(0);
+        std::vector<std::uint64_t> ra = a, rb = b;
+        ra[17] %= p;
+        rb[4000] %= p;
+        std::vector<std::uint64_t> c(5000);
+        convolve_mod(a.data(), a.size(), b.data(), b.size(), 5000, true, p, c.data());
+        INFO("p = " << hex(p));
+        require_same(c, flint_convolution(ra, rb, 5000, true, p));
+    }
+}
+
 TEST_CASE("device-buffer products equal host products", "[gpu][polymul]")
 {
     CAS_REQUIRE_GPU();

@@ -249,3 +249,27 @@ TEST_CASE("crt words: packed words sum to the value at 2^b", "[crt]") {
     CHECK(same(by_words, expected));
   }
 }
+
+// fold_entry for every size of p, up to the 64-bit primes whose residue sums wrap past 2^64 (the
+// GPU's first convolve_mod run found that case): against nmod arithmetic, random residues and the
+// largest ones.
+TEST_CASE("crt words: folds modulo x^n -+ 1 for any word p", "[crt]") {
+  flint_rand_t state;
+  flint_randinit(state);
+  for (ulong p : {ulong{2}, ulong{998244353}, (ulong{1} << 62) - 57, ulong{0xffffffffff000001}, ~ulong{0}}) {
+    nmod_t mod;
+    nmod_init(&mod, p);
+    const size_t n = 37, length = 2 * n - 1;
+    std::vector<ulong> c(length), out(n);
+    for (size_t k = 0; k < length; k++) c[k] = k % 5 == 0 ? p - 1 : n_randint(state, p);
+    for (bool negacyclic : {false, true}) {
+      for (size_t i = 0; i < n; i++) cas::crt::fold_entry(i, c.data(), length, n, negacyclic, p, out.data());
+      for (size_t i = 0; i < n; i++) {
+        const ulong high = i + n < length ? c[i + n] : 0;
+        INFO("p = " << p << ", i = " << i << (negacyclic ? ", negacyclic" : ", cyclic"));
+        CHECK(out[i] == (negacyclic ? nmod_sub(c[i], high, mod) : nmod_add(c[i], high, mod)));
+      }
+    }
+  }
+  flint_randclear(state);
+}
