@@ -169,7 +169,8 @@ size_t cpu_crt_convolution_from_z(size_t primes);
 // from this power-of-two n (ntt_product_cpu.hpp: convolve_words_cpu_ntt), instead of a product
 // folded. Development machine, twenty-second session, p = 10^9 + 7, 2^61 - 1, 2^64 - 59: cyclic
 // 0.95-1.27x at 2^9, 1.4-1.9x at 2^10, 2.0-2.5x at 2^20; negacyclic (whose weights cost three
-// more passes a prime) 0.77-1.01x at 2^9, 0.96-1.37x at 2^10, 1.24-1.43x at 2^11, 1.5-1.7x at 2^20.
+// more products an entry and prime; measured while they still took passes of their own)
+// 0.77-1.01x at 2^9, 0.96-1.37x at 2^10, 1.24-1.43x at 2^11, 1.5-1.7x at 2^20.
 constexpr size_t cpu_crt_convolution_from_words(bool negacyclic) { return negacyclic ? 2048 : 1024; }
 
 std::string crossover_config_path();

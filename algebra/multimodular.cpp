@@ -486,9 +486,9 @@ ZPoly convolve_through_product(const ZPoly& a, const ZPoly& b, size_t n, bool ne
     const gpu::LimbSource sb = limb_source(b.get()->coeffs, static_cast<size_t>(b.length()));
     c = zpoly_from_blocks(n, [&](const gpu::LimbSink& sink) {
       if (engine == ProductEngine::Gpu) return gpu::convolve_limb_sources(sa, sb, n, negacyclic, plan.primes, sink);
-      const crt::LimbMatrix c = convolve_limb_matrices_on_host(
+      const crt::LimbMatrix folded = convolve_limb_matrices_on_host(
           gpu::pull_matrix(sa, host_block), gpu::pull_matrix(sb, host_block), n, negacyclic, plan.primes);
-      gpu::push_matrix(c, host_block, sink);
+      gpu::push_matrix(folded, host_block, sink);
     });
   }
   if (plan_out) *plan_out = std::move(plan);

@@ -355,6 +355,21 @@ bool through_32_bit_words(const std::uint64_t* a, std::size_t na, const std::uin
     return true;
 }
 constexpr std::uint64_t two_to_32 = std::uint64_t(1) << 32;
+
+// out[0, length) = what compute(ab, c, bring_b) writes into c from the host operands a and b on
+// the device (b follows a there, uploaded by bring_b while a's first work runs): through 32-bit
+// words on the bus for p < 2^32 (through_32_bit_words), otherwise 64-bit ones.
+template <class Compute>
+void from_host_operands(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb,
+                        std::uint64_t p, std::size_t length, std::uint64_t* out, Compute compute)
+{
+    if (p < two_to_32 && through_32_bit_words(a, na, b, nb, length, out, compute)) return;
+    DeviceWords ab(na + nb), c(length);
+    StreamMark allocated;
+    ab.upload(a, na);
+    compute(ab.data(), c.data(), [&] { upload_bytes(ab.data() + na, b, nb * sizeof(std::uint64_t), &allocated); });
+    c.download(out, length);
+}
 }  // namespace
 
 }  // namespace detail
@@ -381,19 +396,10 @@ void multiply_mod(const std::uint64_t* a, std::size_t na, const std::uint64_t* b
 {
     detail::require_device();
     if (na == 0 || nb == 0) return;
-    const std::size_t length = na + nb - 1;
-    // b follows a on the device, and is uploaded (bring_b) while a's first work runs
     auto product = [&](const std::uint64_t* ab, std::uint64_t* c, const detail::SecondOperand& bring_b) {
         detail::multiply_device(ab, na, ab + na, nb, p, algorithm, c, bring_b);
     };
-    // p < 2^32: half the PCIe bytes (through_32_bit_words); the 64-bit path when it says no
-    if (p < detail::two_to_32 && detail::through_32_bit_words(a, na, b, nb, length, out, product)) return;
-    DeviceWords ab(na + nb), c(length);
-    detail::StreamMark allocated;
-    ab.upload(a, na);
-    product(ab.data(), c.data(),
-            [&] { detail::upload_bytes(ab.data() + na, b, nb * sizeof(std::uint64_t), &allocated); });
-    c.download(out, length);
+    detail::from_host_operands(a, na, b, nb, p, na + nb - 1, out, product);
 }
 
 void convolve_mod(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb, std::size_t n,
@@ -409,13 +415,7 @@ void convolve_mod(const std::uint64_t* a, std::size_t na, const std::uint64_t* b
         detail::multiply_device(ab, na, ab + na, nb, p, algorithm, product.get(), bring_b);
         detail::launch_fold(product.get(), length, n, negacyclic, p, c);
     };
-    if (p < detail::two_to_32 && detail::through_32_bit_words(a, na, b, nb, n, out, convolution)) return;
-    DeviceWords ab(na + nb), c(n);
-    detail::StreamMark allocated;
-    ab.upload(a, na);
-    convolution(ab.data(), c.data(),
-                [&] { detail::upload_bytes(ab.data() + na, b, nb * sizeof(std::uint64_t), &allocated); });
-    c.download(out, n);
+    detail::from_host_operands(a, na, b, nb, p, n, out, convolution);
 }
 
 std::vector<std::uint64_t> multiply_mod(const std::uint64_t* a, std::size_t na, const std::uint64_t* b,
