@@ -113,9 +113,22 @@ size_t cpu_ntt_crossover(bool one_transform, std::uint64_t p) {
   return one_transform ? 511 : 4095;
 }
 
+namespace {
+// The cores from which the primes' wider limits hold (measured on 16).
+constexpr size_t many_cores = 8;
+}  // namespace
+
 size_t cpu_crt_most_primes_z(size_t length) {
-  if (length >= 65535) return 128;
-  return length >= 16383 ? 64 : 40;
+  const bool many = core_count() >= many_cores;
+  if (length >= 65535) return many ? 256 : 128;
+  if (length >= 16383) return many ? 96 : 64;
+  return 40;
+}
+
+size_t cpu_crt_most_primes_power_z(size_t length) {
+  if (core_count() < many_cores) return cpu_crt_most_primes_z(length);
+  if (length >= 32767) return 256;
+  return length >= 8191 ? 128 : 64;
 }
 
 size_t cpu_crt_convolution_from_z(size_t primes) {

@@ -146,11 +146,20 @@ bool use_cpu_ntt(bool one_transform, std::uint64_t p, size_t length);
 // 2^16; 104 primes 0.53x at 2^14, 1.2-1.6x from 2^16; 156 primes 0.62x at 2^15, 1.1x at 2^17.
 // Fifth powers (2^10 to 2^14 coefficients, results of 5 times that): 42 primes 1.2x at 5 2^10,
 // 2.5-2.8x from 5 2^12; 66 primes 0.65x at 5 2^10, 1.9-2.2x from 5 2^12; 98 primes 0.8-0.9x at
-// 5 2^11 and 5 2^12, 1.5x at 5 2^14; 130 primes 0.55x, 0.55x, 1.4x.
+// 5 2^11 and 5 2^12, 1.5x at 5 2^14; 130 primes 0.55x, 0.55x, 1.4x. On the H100 machine's 16 cores
+// (one run each) the primes, which use every core where FLINT uses one, won more: products with 78
+// primes 1.56x at 2^14, 104 and 156 primes 0.83x and 0.57x there, 156 and 208 primes 3.5x at 2^16,
+// 310 primes 0.86x at 2^15; fifth powers (one transform per prime against FLINT's squarings) with
+// 66 primes 1.4x at 5 2^10 and 3.0x at 5 2^11, 98 primes 2.8-3.4x at 5 2^11 and 5 2^12, 130
+// primes 2.0x at 5 2^12 and 7.4x at 5 2^13, 195 primes 3.2x at 5 2^13.
 constexpr size_t cpu_crt_crossover_z = 16383;
 constexpr size_t cpu_crt_power_crossover_z = 2047;
-// 40 primes, 64 from a result of 2^14 - 1 coefficients, 128 from 2^16 - 1.
+// Products: 40 primes, 64 from a result of 2^14 - 1 coefficients, 128 from 2^16 - 1; on 8 cores
+// or more 96 and 256.
 size_t cpu_crt_most_primes_z(size_t length);
+// Powers: the products' limits; on 8 cores or more 64 primes, 128 from a result of 2^13 - 1
+// coefficients, 256 from 2^15 - 1.
+size_t cpu_crt_most_primes_power_z(size_t length);
 // convolve and negaconvolve over Z of a power-of-two length n take the primes' transforms of
 // length n on the CPU (multimodular.hpp: convolve_with_primes) instead of one product folded
 // modulo x^n -+ 1 (of length 2n - 1: FLINT's, or through the primes from cpu_crt_crossover_z) from

@@ -397,7 +397,7 @@ std::optional<ZPoly> power_z_on_cpu_primes(const ZPoly& a, ulong e) {
   if (length < cpu_crt_power_crossover_z) return std::nullopt;
   // The primes are at least this many (multimodular_primes): find them only when few will do.
   const ulong bound_bits = power_bound_bits(a, e);
-  if (bound_bits / (multimodular_prime_bits - 1) >= cpu_crt_most_primes_z(length)) return std::nullopt;
+  if (bound_bits / (multimodular_prime_bits - 1) >= cpu_crt_most_primes_power_z(length)) return std::nullopt;
   const MultimodularPlan plan = plan_multimodular_power(a, e, bound_bits);
   ZPoly r = power_with_primes(a, e, plan.primes, ProductEngine::Cpu);
   engine_note("cpu crt power", static_cast<double>(length), multimodular_detail(plan, a.length(), static_cast<slong>(e)));

@@ -381,8 +381,8 @@ TEST_CASE("CPU powers: one transform where p has the roots, square and multiply 
 }
 
 // Z[x] powers: through the primes on the CPU (one transform per prime) from a result of
-// cpu_crt_power_crossover_z coefficients while fewer than cpu_crt_most_primes_z(result length)
-// primes hold the bound, FLINT's fmpz_poly_pow otherwise; equal to FLINT's either way.
+// cpu_crt_power_crossover_z coefficients while fewer than cpu_crt_most_primes_power_z(result
+// length) primes hold the bound, FLINT's fmpz_poly_pow otherwise; equal to FLINT's either way.
 TEST_CASE("CPU powers in Z[x] take the primes from their crossover while few do", "[dispatch]") {
   ModeGuard guard(cas::GpuMode::Off);
   cas::test::FreshRandom random;
@@ -414,14 +414,14 @@ TEST_CASE("CPU powers in Z[x] take the primes from their crossover while few do"
 }
 
 // Moduli above 64 bits: products through the primes from the Z[x] crossover while at most
-// cpu_crt_most_primes_z(result length) primes hold 2 bits(p) + log2 bits (64 at these lengths; a
-// 2400-bit p takes 78), FLINT's fmpz_mod_poly_mul otherwise; powers by square and multiply
-// through them.
+// cpu_crt_most_primes_z(result length) primes hold 2 bits(p) + log2 bits (64 at these lengths, 96
+// on 8 cores or more; a 3400-bit p takes 110), FLINT's fmpz_mod_poly_mul otherwise; powers by
+// square and multiply through them.
 TEST_CASE("CPU products modulo p above 64 bits take the primes from their crossover", "[dispatch]") {
   ModeGuard guard(cas::GpuMode::Off);
   cas::test::FreshRandom random;
   INFO("seed " << random.seed);
-  for (ulong bits : {100ul, 2400ul}) {
+  for (ulong bits : {100ul, 3400ul}) {
     cas::Fmpz p;
     fmpz_setbit(p.get(), bits);
     fmpz_nextprime(p.get(), p.get(), 0);  // a probable prime: proving one of 2400 bits took 40 s
@@ -448,7 +448,7 @@ TEST_CASE("CPU products in Z[x] through the primes from their crossover, with fe
   ModeGuard guard(cas::GpuMode::Off);
   cas::test::FreshRandom random;
   INFO("seed " << random.seed);
-  for (ulong bits : {10ul, 200ul, 1300ul, 2300ul})  // at 9000: 1, 7, 43 and 75 primes
+  for (ulong bits : {10ul, 200ul, 1300ul, 3300ul})  // at 9000: 1, 7, 43 and 107 primes
     for (slong length : {slong{8000}, slong{9000}}) {  // products of 15999 and 17999 coefficients
       cas::ZPoly a, b, expected;
       fmpz_poly_randtest(a.get(), random.state(), length, bits);
@@ -469,7 +469,7 @@ TEST_CASE("CPU products in Z[x] through the primes from their crossover, with fe
       const bool through_primes =
           product_length >= cas::cpu_crt_crossover_z && primes <= cas::cpu_crt_most_primes_z(product_length);
       CHECK(engine_is(through_primes ? "cpu crt" : "flint fmpz_poly_mul"));
-      CHECK(through_primes == (length == 9000 && bits < 2300));
+      CHECK(through_primes == (length == 9000 && bits < 3300));
     }
 }
 
