@@ -291,6 +291,12 @@ std::string explain_note(const EngineNote& n) {
                                number(cpu_ntt_crossover(true, std::uint64_t{1} << multimodular_prime_bits)) +
                                " coefficients, FLINT's nmod_poly_mul below)";
     text = multimodular_product(n, engine.c_str());
+  } else if (is(n, "cpu ntt convolution")) {
+    text = "its transforms of length " + number(d.length1) + " over " + ring(d) + at_root(d) +
+           " by cas's NTT on the CPU: both vectors by decimation in frequency (no bit reversal), the pointwise "
+           "products scaled by 1/n, the inverse by decimation in time on the same tables (w, not w^-1: the result "
+           "is read in reverse), 1/n and any negacyclic weights inside those passes; three transforms of " +
+           number(log2_floor(d.length1)) + " stages of " + number(d.length1 / 2) + " butterflies";
   } else if (is(n, "cpu ntt")) {
     text = "radix-2 FFT of length " + number(d.length1) + " over " + ring(d) + at_root(d) +
            ": iterative Cooley-Tukey, " + fft_counts(d.length1);
@@ -334,7 +340,8 @@ std::string explain_engine(const std::vector<EngineNote>& notes) {
     (std::strncmp(n.what, "gpu ", 4) == 0 ? on_gpu : on_cpu) = true;
     cpu_transform = cpu_transform || is(n, "cpu ntt") || is(n, "cpu ntt product") || is(n, "cpu crt product") ||
                     is(n, "cpu ntt power") || is(n, "cpu crt") || is(n, "cpu crt power") ||
-                    is(n, "cpu crt cyclic convolution") || is(n, "cpu crt negacyclic convolution");
+                    is(n, "cpu crt cyclic convolution") || is(n, "cpu crt negacyclic convolution") ||
+                    is(n, "cpu ntt convolution");
   }
   std::string text = "engine: ";
   if (on_gpu) text += on_cpu ? "the GPU (CUDA) for the gpu operations, the CPU for the rest" : "the GPU (CUDA)";

@@ -429,10 +429,8 @@ Value convolve_by_fft(Words a, Words b, const ModulusPtr& m, bool negacyclic) {
   if (!transform_goes_to_gpu(n, *m)) {
     Words c(n);
     convolve_words_mod_prime(a.data(), n, b.data(), n, n, negacyclic, m->word(), c.data());
-    const Fmpz root(w), inverse_root(n_invmod(w, m->word()));
-    engine_note("cpu ntt", static_cast<double>(n), transform_detail(n, root.get(), *m));
-    engine_note("cpu ntt", static_cast<double>(n), transform_detail(n, root.get(), *m));
-    engine_note("cpu ntt", static_cast<double>(n), transform_detail(n, inverse_root.get(), *m));
+    const Fmpz root(w);
+    engine_note("cpu ntt convolution", static_cast<double>(n), transform_detail(n, root.get(), *m));
     return Value::residue_words(m, std::move(c));
   }
   if (negacyclic) {

@@ -1,6 +1,7 @@
 // :explain: the notes the algebra layer and the interpreter record for a statement
 // (algebra/engine.hpp) and the sentences made from them (algebra/explain.hpp,
 // interpreter/explain.hpp).
+#include "algebra/dispatch.hpp"
 #include "algebra/engine.hpp"
 #include "algebra/explain.hpp"
 #include "interpreter/explain.hpp"
@@ -65,8 +66,12 @@ TEST_CASE("explain: convolutions, cyclic and negacyclic", "[explain]") {
   Session s;
   CHECK_THAT(explained(s, "convolve([1, 2, 3, 4] mod 17, [5, 6, 7, 8] mod 17)"),
              Catch::Contains("cyclic convolution (modulo x^n - 1) of length 4 over Z/17Z through the DFT"));
-  CHECK_THAT(explained(s, "negaconvolve([1, 2, 3, 4] mod 17, [5, 6, 7, 8] mod 17)"),
-             Catch::Contains("psi = 9 of order 2n"));
+  const std::string nega17 = explained(s, "negaconvolve([1, 2, 3, 4] mod 17, [5, 6, 7, 8] mod 17)");
+  CHECK_THAT(nega17, Catch::Contains("psi = 9 of order 2n"));
+  // without a GPU (or below its crossover) the CPU's fused pipeline: no bit reversal, one set of tables
+  if (!cas::use_gpu(cas::GpuOperation::Transform17, 4))
+    CHECK_THAT(nega17, Catch::Contains("transforms of length 4 over Z/17Z at w = 13 by cas's NTT on the CPU: both "
+                                       "vectors by decimation in frequency (no bit reversal)"));
   CHECK_THAT(explained(s, "convolve([1, 2, 3] mod 17, [4, 5, 6] mod 17)"),
              Catch::Contains("by one polynomial product folded modulo x^n - 1"));
   CHECK_THAT(explained(s, "negaconvolve([1, 2, 3], [4, 5, 6])"),
