@@ -406,15 +406,6 @@ Value convolve_by_product(const std::vector<Fmpz>& a, const std::vector<Fmpz>& b
   return to_vector(c, m);
 }
 
-// Multiplies a[i] by r^i for each i: the weights that turn x^n + 1 into the cyclic case, and back.
-void weight_by_powers(Words& a, ulong r, const nmod_t& mod) {
-  ulong power = 1;
-  for (ulong& x : a) {
-    x = nmod_mul(x, power, mod);
-    power = nmod_mul(power, r, mod);
-  }
-}
-
 // convolve_by_fft for a word-size p, in machine words from the entries to the result. On the CPU
 // one pipeline (ntt_product_cpu.hpp: convolve_words_mod_prime) with the transforms' tables cached,
 // the weights, 1/n and the pointwise products fused, the inverse run on the forward tables.
@@ -434,15 +425,15 @@ Value convolve_by_fft(Words a, Words b, const ModulusPtr& m, bool negacyclic) {
     return Value::residue_words(m, std::move(c));
   }
   if (negacyclic) {
-    weight_by_powers(a, psi_word, mod);
-    weight_by_powers(b, psi_word, mod);
+    weight_by_powers(a.data(), n, psi_word, mod);
+    weight_by_powers(b.data(), n, psi_word, mod);
   }
   transform_words(a, w, *m);
   transform_words(b, w, *m);
   for (size_t i = 0; i < n; i++) a[i] = nmod_mul(a[i], b[i], mod);
   transform_words(a, n_invmod(w, m->word()), *m);  // a root of unity mod a prime (find_root_of_unity)
   scale_words_by_inverse_length(a, *m, "convolve");
-  if (negacyclic) weight_by_powers(a, n_invmod(psi_word, m->word()), mod);
+  if (negacyclic) weight_by_powers(a.data(), n, n_invmod(psi_word, m->word()), mod);
   return Value::residue_words(m, std::move(a));
 }
 

@@ -291,6 +291,13 @@ void convolve_words_mod_prime(const ulong* a, std::size_t na, const ulong* b, st
   residue_product(a, na, b, nb, *t.transforms, x, y, out, n, {t.psi, 0});
 }
 
+void weight_by_powers(ulong* x, std::size_t count, ulong r, const nmod_t& q) {
+  parallel_ranges(count, parallel_grain, [&](std::size_t begin, std::size_t end) {
+    Weights weights(r, begin, q);
+    for (std::size_t i = begin; i < end; i++) x[i] = weights.next(x[i]);
+  });
+}
+
 std::vector<ulong> cpu_convolution_primes(std::size_t na, std::size_t nb, std::size_t n, bool negacyclic, ulong p) {
   const unsigned log2_order = ceil_log2(n) + (negacyclic ? 1 : 0);
   if (p > 2 && (p - 1) % (ulong{1} << log2_order) == 0 && n_is_prime(p)) return {p};

@@ -30,6 +30,10 @@ void multiply_words_cpu_ntt(const ulong* a, std::size_t na, const ulong* b, std:
 void convolve_words_mod_prime(const ulong* a, std::size_t na, const ulong* b, std::size_t nb, std::size_t n,
                               bool negacyclic, ulong q, ulong* out);
 
+// x[i] = x[i] r^i mod q for i < count (entries below q), in ranges on the cores: the weights that
+// turn a negacyclic convolution into a cyclic one (r = psi), and back (r = psi^-1).
+void weight_by_powers(ulong* x, std::size_t count, ulong r, const nmod_t& q);
+
 // The transform primes of such a convolution modulo p (any word p >= 2): {p} when one transform
 // modulo p will do, else 62-bit NTT primes (2n | q - 1 for the negacyclic one's weights) whose
 // product exceeds every entry of the convolution over Z (of the negacyclic one shifted to be

@@ -210,3 +210,26 @@ TEST_CASE("CPU convolutions equal FLINT's product folded for every kind of word 
   flint_randclear(state);
 }
 
+
+// The negacyclic weights x_i r^i, in ranges on the cores (each from its own power of r), against
+// one serial walk of the powers: Shoup's steps below 2^63, nmod's above.
+TEST_CASE("CPU weights by powers equal a serial walk of the powers", "[ntt_cpu][convolve]") {
+  flint_rand_t state;
+  flint_randinit(state);
+  for (ulong q : {ulong{998244353}, ulong{4611686018326724609ull}, ulong{18446744069414584321ull}}) {
+    nmod_t mod;
+    nmod_init(&mod, q);
+    const size_t count = (size_t{1} << 17) + 3;
+    const ulong r = 2 + n_randint(state, q - 2);
+    std::vector<ulong> x = random_words(count, q, state), expected(count);
+    ulong power = 1;
+    for (size_t i = 0; i < count; i++) {
+      expected[i] = nmod_mul(x[i], power, mod);
+      power = nmod_mul(power, r, mod);
+    }
+    cas::weight_by_powers(x.data(), count, r, mod);
+    INFO("q = " << q << ", r = " << r);
+    CHECK(first_difference(x, expected) == count);
+  }
+  flint_randclear(state);
+}
