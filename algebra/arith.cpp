@@ -1,5 +1,6 @@
 #include "arith.hpp"
 
+#include "division.hpp"
 #include "error.hpp"
 #include "format.hpp"
 #include "guards.hpp"
@@ -190,7 +191,7 @@ Value modpoly_binary(BinaryOp op, const ModPoly& a, const ModPoly& b) {
         return Value::modpoly(scalar_mul(a, inv.get()));
       }
       return Value::modpoly(exact_div(a, b));
-    case BinaryOp::FloorDiv: return Value::modpoly(divrem(a, b).first);
+    case BinaryOp::FloorDiv: return Value::modpoly(quotient(a, b));
     case BinaryOp::Rem: return Value::modpoly(remainder(a, b));
     default: throw DomainError(std::string("'") + op_symbol(op) + "' is not defined between polynomials");
   }

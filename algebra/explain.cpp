@@ -219,6 +219,19 @@ std::string multimodular_power(const EngineNote& n, const char* engine) {
 
 bool is(const EngineNote& n, const char* key) { return n.what && std::strcmp(n.what, key) == 0; }
 
+// algebra/division.hpp: f (length d.length1) by g (length d.length2).
+std::string newton_division(const EngineNote& n) {
+  const OperationDetail& d = n.detail;
+  const size_t quotient = d.length1 - d.length2 + 1;
+  return "division with remainder in " + ring(d) + "[x] of lengths " + number(d.length1) + " by " + number(d.length2) +
+         " by Newton's iteration: h = rev(g) inverted modulo x^" + number(quotient) +
+         " by i <- i + i (1 - h i), doubling the precision from FLINT's inverse of the first terms, each step two "
+         "cyclic products of the next power of two (the terms that wrap around fall where h i = 1 is known); then "
+         "rev(q) = rev(f) i mod x^" + number(quotient) + " and r = f - q g, computed modulo x^L - 1 for a power of two "
+         "L >= " + number(d.length2 > 1 ? d.length2 - 1 : 1) +
+         " (r has fewer terms); the products run on cas's engines (below)";
+}
+
 }  // namespace
 
 std::string flint_nmod_poly_mul_algorithm(size_t length1, size_t length2, unsigned bits) {
@@ -324,6 +337,25 @@ std::string explain_note(const EngineNote& n) {
     text = convolution_through_primes(n, is(n, "cpu crt negacyclic convolution"));
   } else if (is(n, "gpu crt cyclic convolution") || is(n, "gpu crt negacyclic convolution")) {
     text = convolution_on_gpu(n, is(n, "gpu crt negacyclic convolution"));
+  } else if (is(n, "division by newton iteration")) {
+    text = newton_division(n);
+  } else if (is(n, "flint nmod_poly_divrem") || is(n, "flint fmpz_mod_poly_divrem")) {
+    const char* function = is(n, "flint nmod_poly_divrem") ? "nmod_poly_divrem" : "fmpz_mod_poly_divrem";
+    text = "division with remainder in " + ring(d) + "[x] of lengths " + number(d.length1) + " by " +
+           number(d.length2) + ": FLINT " + function +
+           " (schoolbook division for short operands, else its own Newton iteration on its products)";
+  } else if (is(n, "powmod by newton reduction")) {
+    text = "power f^e mod m in " + ring(d) + "[x], m of length " + number(d.length1) + ", e of " + number(d.length2) +
+           " bits: square and multiply, each product reduced mod m through the inverse of rev(m) to " +
+           number(d.length1 > 2 ? d.length1 - 2 : 0) +
+           " terms, computed once by Newton's iteration: rev(q) = rev(product) inv, r = product - q m, all of it "
+           "cyclic products on cas's engines";
+  } else if (is(n, "flint nmod_poly_powmod") || is(n, "flint fmpz_mod_poly_powmod")) {
+    const char* function = is(n, "flint nmod_poly_powmod")
+                               ? "nmod_poly_powmod (square and multiply with the inverse of rev(m) computed once)"
+                               : "fmpz_mod_poly_powmod (square and multiply)";
+    text = "power f^e mod m in " + ring(d) + "[x], m of length " + number(d.length1) + ", e of " + number(d.length2) +
+           " bits: FLINT " + function;
   } else if (is(n, "crt")) {
     text = chinese_remainder(n);
   } else {

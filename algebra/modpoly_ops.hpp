@@ -34,11 +34,10 @@ ModPoly scalar_mul(const ModPoly& a, const fmpz_t c);
 ModPoly mul_flint(const ModPoly& a, const ModPoly& b);  // always FLINT; see multiply.hpp
 ModPoly pow_flint(const ModPoly& a, ulong e);
 
-// Euclidean division; needs an invertible leading coefficient of b.
-std::pair<ModPoly, ModPoly> divrem(const ModPoly& a, const ModPoly& b);
-ModPoly remainder(const ModPoly& a, const ModPoly& b);
-// a / b when b divides a exactly, else DomainError.
-ModPoly exact_div(const ModPoly& a, const ModPoly& b);
+// Euclidean division by FLINT; needs an invertible leading coefficient of b. division.hpp decides
+// between these and Newton's iteration on cas's products.
+std::pair<ModPoly, ModPoly> divrem_flint(const ModPoly& a, const ModPoly& b);
+ModPoly remainder_flint(const ModPoly& a, const ModPoly& b);
 
 void lead(fmpz_t out, const ModPoly& a);
 void evaluate(fmpz_t out, const ModPoly& a, const fmpz_t point);
@@ -51,12 +50,14 @@ void discriminant(fmpz_t out, const ModPoly& f);  // p prime, deg f >= 1
 // Whether a is c*x^k (k >= 0, c nonzero): c in `c`.
 bool is_monomial(const ModPoly& a, Fmpz& c);
 ModPoly compose(const ModPoly& f, const ModPoly& g);
-ModPoly powmod(const ModPoly& f, const fmpz_t e, const ModPoly& m);
+ModPoly powmod_flint(const ModPoly& f, const fmpz_t e, const ModPoly& m);
 std::vector<std::pair<ModPoly, slong>> factor(const ModPoly& f, fmpz_t unit_out);
 std::vector<Fmpz> roots(const ModPoly& f);                              // distinct, ascending
 bool is_irreducible(const ModPoly& f);
 ModPoly interpolate(const std::vector<Fmpz>& xs, const std::vector<Fmpz>& ys, const ModulusPtr& m);
 
+// Throws unless both are polynomials over one Z/pZ.
+void require_same(const ModPoly& a, const ModPoly& b);
 // Throws unless the leading coefficient is invertible mod p.
 void require_invertible_lead(const ModPoly& b, const char* what);
 

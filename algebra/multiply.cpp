@@ -103,15 +103,6 @@ ModPoly scale_on_cores(const ModPoly& f, const ModPoly& constant) {
   });
 }
 
-// The notice when the GPU could not compute `what` (a product, a power, ...) of this length.
-void gpu_failure_notice(const std::exception& e, size_t length, const char* what) {
-  if (dynamic_cast<const gpu::OutOfMemory*>(&e))
-    post_notice("the GPU ran out of memory for " + std::string(what) + " of " + std::to_string(length) +
-                (std::string(what) == "an integer product" ? " bits" : " coefficients") + "; the CPU computed it");
-  else
-    post_notice(std::string("the GPU failed (") + e.what() + "); the CPU computed " + what);
-}
-
 // The product on the GPU straight from and into FLINT's coefficient arrays;
 // nullopt (after a notice) when the GPU could not do it, so the CPU takes over.
 std::optional<ModPoly> multiply_on_gpu(const ModPoly& a, const ModPoly& b, GpuOperation op) {
@@ -250,6 +241,14 @@ ModPoly multiply_on_cpu_ntt(const ModPoly& a, const ModPoly& b) {
 }
 
 }  // namespace
+
+void gpu_failure_notice(const std::exception& e, size_t length, const char* what) {
+  if (dynamic_cast<const gpu::OutOfMemory*>(&e))
+    post_notice("the GPU ran out of memory for " + std::string(what) + " of " + std::to_string(length) +
+                (std::string(what) == "an integer product" ? " bits" : " coefficients") + "; the CPU computed it");
+  else
+    post_notice(std::string("the GPU failed (") + e.what() + "); the CPU computed " + what);
+}
 
 ModPoly multiply(const ModPoly& a, const ModPoly& b) {
   if (same_modulus(a.modulus(), b.modulus()) && !is_constant_product(a.length(), b.length())) {

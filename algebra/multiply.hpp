@@ -5,6 +5,9 @@
 #include "modpoly.hpp"
 #include "zpoly.hpp"
 
+#include <cstddef>
+#include <exception>
+
 namespace cas {
 
 ModPoly multiply(const ModPoly& a, const ModPoly& b);
@@ -16,6 +19,9 @@ ZPoly multiply_on_cpu(const ZPoly& a, const ZPoly& b);
 // out = a * b: GMP (fmpz_mul), or the multi-modular GPU product for huge factors.
 void multiply(fmpz_t out, const fmpz_t a, const fmpz_t b);
 ModPoly power(const ModPoly& a, ulong e);
+// The one-line notice when the GPU could not compute `what` ("the product", "an integer product",
+// ...) of this length (coefficients; bits for an integer product): out of memory, or another failure.
+void gpu_failure_notice(const std::exception& e, std::size_t length, const char* what);
 ZPoly power(const ZPoly& a, ulong e);
 
 }  // namespace cas

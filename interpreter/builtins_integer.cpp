@@ -1,6 +1,7 @@
 // gcd, lcm, xgcd, powmod, invmod, isprime, nextprime, factor, crt, binomial.
 // gcd, lcm, xgcd, powmod, factor and crt also take polynomials: one
 // registration per name, dispatching on the arguments' types.
+#include "algebra/division.hpp"
 #include "algebra/guards.hpp"
 #include "algebra/integers.hpp"
 #include "algebra/modpoly_ops.hpp"
@@ -395,7 +396,9 @@ void register_integer_builtins(Registry& r) {
         "prime (g monic); in Z[x] it is an error: reduce mod p first.");
   r.reg("powmod", 3, builtin_powmod,
         "powmod(a, e, m): a^e mod m. Integers: the result in 0..m-1, by square and multiply (e < 0 uses the "
-        "inverse of a). Polynomials: f^e mod m over Z/pZ, or in Z[x] when m has leading coefficient +-1.");
+        "inverse of a). Polynomials: f^e mod m over Z/pZ, or in Z[x] when m has leading coefficient +-1. Over "
+        "Z/pZ (word-size p) from m of 256 terms, each square or product reduced through one inverse of rev(m) "
+        "(Newton's iteration) on cas's transforms or the GPU; below, FLINT's powmod.");
   r.reg("invmod", 2, builtin_invmod,
         "invmod(a, m): the inverse of a modulo m as an integer in 0..m-1; an error when gcd(a, m) != 1.");
   r.reg("isprime", 1, builtin_isprime,

@@ -116,6 +116,19 @@ TEST_CASE("explain: products and powers name FLINT's algorithm and the modulus",
   s.eval("gpu(\"auto\")");
 }
 
+TEST_CASE("explain: division and powmod name Newton's iteration or FLINT", "[explain][division]") {
+  Session s;
+  s.eval("gpu(\"off\"); p = 998244353; f = randpoly(3000, p); g = randpoly(1000, p) + x^1000");
+  const std::string newton = explained(s, "divrem(f, g)");
+  CHECK_THAT(newton, Catch::Contains("division with remainder in Z/998244353Z[x] of lengths 3000 by 1001 by Newton's"));
+  CHECK_THAT(newton, Catch::Contains("inverted modulo x^2000"));
+  CHECK_THAT(newton, Catch::Contains("by cas's NTT on the CPU"));
+  CHECK_THAT(explained(s, "f % (x^3 + 2)"), Catch::Contains("FLINT nmod_poly_divrem (schoolbook division"));
+  CHECK_THAT(explained(s, "powmod(x, p, g)"), Catch::Contains("m of length 1001, e of 30 bits: square and multiply"));
+  CHECK_THAT(explained(s, "powmod(x, p, (x^5 + 3) mod p)"), Catch::Contains("FLINT nmod_poly_powmod"));
+  s.eval("gpu(\"auto\")");
+}
+
 TEST_CASE("explain: FLINT's cutoffs for nmod_poly_mul", "[explain]") {
   CHECK_THAT(cas::flint_nmod_poly_mul_algorithm(3, 3, 5), Catch::Contains("schoolbook"));
   CHECK_THAT(cas::flint_nmod_poly_mul_algorithm(10, 10, 5), Catch::Contains("(KS)"));

@@ -1,0 +1,164 @@
+// cas-bench-division: division with remainder and powmod in Z/pZ[x] by Newton's iteration on cas's
+// products (algebra/division.hpp) against FLINT's nmod_poly_divrem and nmod_poly_powmod_fmpz_binexp,
+// both measured in the same run, the results compared.
+//   cas-bench-division [--min K] [--max K] [--flint-max K] [--powmod-max K] [--seconds S] [--gpu off]
+//                      [--grid 1] [--moduli P,Q,...]
+// divrem rows: a dividend of 2^K coefficients by a divisor of 2^(K-1) (a quotient of 2^(K-1) + 1);
+// powmod rows: x + (a random polynomial) to the power p modulo a polynomial of 2^K coefficients.
+// Best of the runs that fit S seconds (at least 3); engine: the largest operation of cas's last run
+// (algebra/engine.hpp); dispatch: what divrem and powmod choose at that size. --grid 1 prints
+// instead, per modulus, FLINT's time over Newton's for quotients and divisors of 2^min..2^max terms
+// (where the crossover of division.cpp comes from).
+#include "algebra/dispatch.hpp"
+#include "algebra/division.hpp"
+#include "algebra/engine.hpp"
+#include "algebra/modpoly_ops.hpp"
+
+#include <flint/nmod_poly.h>
+#include <flint/ulong_extras.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Options {
+  int min_log = 10, max_log = 20, flint_max_log = 20, powmod_max_log = 14;
+  double seconds = 0.3;
+  bool gpu = true;
+  bool grid = false;
+  std::vector<ulong> moduli{998244353, 1000000007, (ulong{1} << 61) - 1, 4611686018326724609ull};
+};
+
+std::vector<ulong> comma_separated(const char* text) {
+  std::vector<ulong> out;
+  for (char* end = nullptr; *text; text = *end ? end + 1 : end) out.push_back(std::strtoul(text, &end, 10));
+  return out;
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--min")) o.min_log = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--max")) o.max_log = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--flint-max")) o.flint_max_log = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--powmod-max")) o.powmod_max_log = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--seconds")) o.seconds = std::atof(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--gpu")) o.gpu = std::strcmp(argv[i + 1], "off") != 0;
+    else if (!std::strcmp(argv[i], "--grid")) o.grid = std::atoi(argv[i + 1]) != 0;
+    else if (!std::strcmp(argv[i], "--moduli")) o.moduli = comma_separated(argv[i + 1]);
+  }
+  return o;
+}
+
+template <class F>
+double best_ms(double seconds, F&& f) {
+  using Clock = std::chrono::steady_clock;
+  double best = 1e300;
+  const auto start = Clock::now();
+  for (int run = 0; run < 3 || std::chrono::duration<double>(Clock::now() - start).count() < seconds; run++) {
+    const auto t0 = Clock::now();
+    f();
+    best = std::min(best, std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+    if (run >= 30) break;
+  }
+  return best;
+}
+
+// `length` uniform residues, the leading one nonzero.
+cas::ModPoly random_poly(const cas::ModulusPtr& m, size_t length, flint_rand_t state) {
+  std::vector<ulong> w(length);
+  for (ulong& x : w) x = n_randint(state, m->word());
+  w.back() = 1 + n_randint(state, m->word() - 1);
+  return cas::modpoly_from_words(m, w.data(), w.size());
+}
+
+void print_row(const char* what, ulong p, int k, double flint, double ours, bool same, bool newton) {
+  const std::string engine = cas::engine_last();
+  char flint_text[16] = "-", ratio_text[16] = "-";
+  if (flint > 0) {
+    std::snprintf(flint_text, sizeof flint_text, "%.3f", flint);
+    std::snprintf(ratio_text, sizeof ratio_text, "%.2fx", flint / ours);
+  }
+  std::printf("%-7s %-21lu 2^%-3d %12s %12.3f %9s %6s %-7s %s\n", what, p, k, flint_text, ours, ratio_text,
+              flint > 0 ? (same ? "ok" : "DIFFER") : "-", newton ? "newton" : "flint", engine.c_str());
+}
+
+void division_rows(const Options& o, const cas::ModulusPtr& m, flint_rand_t state) {
+  for (int k = o.min_log; k <= o.max_log; k++) {
+    const size_t n = size_t{1} << k;
+    const cas::ModPoly f = random_poly(m, n, state), g = random_poly(m, n / 2, state);
+    std::pair<cas::ModPoly, cas::ModPoly> flint{cas::ModPoly(m), cas::ModPoly(m)}, ours = flint;
+    const double flint_ms = k <= o.flint_max_log ? best_ms(o.seconds, [&] { flint = cas::divrem_flint(f, g); }) : 0;
+    const double ours_ms = best_ms(o.seconds, [&] {
+      cas::engine_reset();
+      ours = cas::divrem_newton(f, g);
+    });
+    const bool same = cas::equal(flint.first, ours.first) && cas::equal(flint.second, ours.second);
+    print_row("divrem", m->word(), k, flint_ms, ours_ms, same,
+              cas::newton_division_pays(n - n / 2 + 1, n / 2, m->word()));
+  }
+}
+
+void powmod_rows(const Options& o, const cas::ModulusPtr& m, flint_rand_t state) {
+  cas::Fmpz e(m->word());
+  for (int k = o.min_log; k <= o.powmod_max_log; k++) {
+    const size_t n = size_t{1} << k;
+    const cas::ModPoly modulus = random_poly(m, n, state), f = random_poly(m, n - 1, state);
+    cas::ModPoly flint(m), ours(m);
+    const double flint_ms =
+        k <= o.flint_max_log ? best_ms(o.seconds, [&] { flint = cas::powmod_flint(f, e.get(), modulus); }) : 0;
+    const double ours_ms = best_ms(o.seconds, [&] {
+      cas::engine_reset();
+      ours = cas::powmod_newton(f, e.get(), modulus);
+    });
+    print_row("powmod", m->word(), k, flint_ms, ours_ms, cas::equal(flint, ours),
+              cas::newton_powmod_pays(n, m->word()));
+  }
+}
+
+// Rows: quotient lengths 2^i; columns: divisor lengths 2^j; entries FLINT's time / Newton's.
+void division_grid(const Options& o, const cas::ModulusPtr& m, flint_rand_t state) {
+  std::printf("mod %lu: FLINT's divrem time / Newton's, quotient 2^i (rows) by divisor 2^j (columns)\n", m->word());
+  std::printf("%6s", "");
+  for (int j = o.min_log; j <= o.max_log; j++) std::printf("  2^%-4d", j);
+  std::printf("\n");
+  for (int i = o.min_log; i <= o.max_log; i++) {
+    std::printf("2^%-4d", i);
+    for (int j = o.min_log; j <= o.max_log; j++) {
+      const size_t nq = size_t{1} << i, nb = size_t{1} << j;
+      const cas::ModPoly f = random_poly(m, nq + nb - 1, state), g = random_poly(m, nb, state);
+      const double flint = best_ms(o.seconds, [&] { cas::divrem_flint(f, g); });
+      const double ours = best_ms(o.seconds, [&] { cas::divrem_newton(f, g); });
+      std::printf("  %6.2f", flint / ours);
+    }
+    std::printf("\n");
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options o = parse(argc, argv);
+  cas::set_gpu_mode(o.gpu ? cas::GpuMode::Auto : cas::GpuMode::Off);
+  flint_rand_t state;
+  flint_randinit(state);
+  std::printf("GPU: %s\n", o.gpu && cas::gpu_usable() ? "auto" : "off");
+  std::printf("%-7s %-21s %-5s %12s %12s %9s %6s %-7s %s\n", "what", "p", "N", "flint ms", "cas ms", "flint/cas",
+              "same", "choice", "engine (cas)");
+  for (ulong p : o.moduli) {
+    const cas::ModulusPtr m = cas::make_modulus(p);
+    if (o.grid) {
+      division_grid(o, m, state);
+      continue;
+    }
+    division_rows(o, m, state);
+    powmod_rows(o, m, state);
+  }
+  flint_randclear(state);
+}

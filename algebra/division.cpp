@@ -1,0 +1,404 @@
+#include "division.hpp"
+
+#include "ceil_log2.hpp"
+#include "dispatch.hpp"
+#include "engine.hpp"
+#include "error.hpp"
+#include "modpoly_ops.hpp"
+#include "multiply.hpp"
+#include "ntt_product_cpu.hpp"
+
+#include "gpu/ntt.hpp"
+
+#include <flint/nmod_poly.h>
+#include <flint/nmod_vec.h>
+#include <flint/ulong_extras.h>
+
+#include <algorithm>
+#include <vector>
+
+namespace cas {
+
+namespace {
+
+size_t power_of_two_at_least(size_t n) { return size_t{1} << ceil_log2(n); }
+
+OperationDetail modular_detail(const Modulus& m, size_t length1, size_t length2) {
+  OperationDetail d;
+  d.length1 = length1;
+  d.length2 = length2;
+  d.modulus = m.word();
+  d.modulus_bits = static_cast<unsigned>(fmpz_bits(m.value()));
+  return d;
+}
+
+// ---- the crossovers ------------------------------------------------------------------------
+// cas-bench-division --grid 1 on the development machine (twenty-third session): FLINT's divrem
+// time over Newton's for quotients and divisors of 2^5..2^14 terms. Newton won from quotients of
+// 2^7 and divisors of 2^8 terms at every modulus measured (3, 17, 65537, 998244353, 10^9 + 7,
+// 2^61 - 1, a 62-bit NTT prime, 2^64 - 59): 1.04-1.6x along those edges, 1.5-3x (CRT primes) and
+// 3-10x (one transform) from 2^10 by 2^10; below them FLINT's schoolbook division won (0.2-0.9x for
+// long quotients by short divisors). Moduli below 2^17 without the roots of unity for the
+// transforms (FLINT packs several residues into a word) lost with divisors from 2^13 terms
+// (0.55-0.9x) until the transforms took the products: dividends from 2^18 terms.
+constexpr size_t newton_quotient_from = 128, newton_divisor_from = 256;
+constexpr size_t small_modulus_bound = size_t{1} << 17, small_modulus_transforms_from = size_t{1} << 17;
+
+// ---- the cyclic products Newton's steps are made of --------------------------------------------
+// Each on the engine that would take a product of its length: the GPU (its product folded on the
+// device), the CPU's transforms of length n (modulo p itself or CRT primes), or FLINT's product
+// folded for short ones. After the GPU failed once (one notice) the rest stay on the CPU.
+class CyclicProducts {
+ public:
+  explicit CyclicProducts(const ModulusPtr& m) : m_(m), mod_(m->nmod()) {}
+  const nmod_t& mod() const { return mod_; }
+
+  // out[0, n) = a b mod (x^n - 1): n a power of two, na, nb <= n.
+  void operator()(const ulong* a, size_t na, const ulong* b, size_t nb, size_t n, ulong* out) {
+    if (na == 0 || nb == 0) {
+      std::fill(out, out + n, 0);
+      return;
+    }
+    if (wants_gpu(na, nb) && on_gpu(a, na, b, nb, n, out)) return;
+    if (transforms_pay(na, nb, n))
+      on_cpu_transforms(a, na, b, nb, n, out);
+    else
+      by_flint_product(a, na, b, nb, n, out);
+  }
+
+ private:
+  bool one_transform(size_t n) const {
+    const ulong p = mod_.n;
+    return p > 2 && (p - 1) % n == 0 && m_->is_prime();
+  }
+
+  bool wants_gpu(size_t na, size_t nb) const {
+    if (gpu_failed_ || !gpu_usable() || gpu_mode() == GpuMode::Off) return false;
+    const bool single = gpu::plan_product(na, nb, mod_.n).single_prime;
+    return use_gpu(for_modulus(single ? GpuOperation::ProductNttPrime : GpuOperation::ProductCrt, mod_.n),
+                   na + nb - 1);
+  }
+
+  bool on_gpu(const ulong* a, size_t na, const ulong* b, size_t nb, size_t n, ulong* out) {
+    try {
+      gpu::convolve_mod(a, na, b, nb, n, false, mod_.n, out);
+    } catch (const gpu::Error& e) {
+      gpu_failure_notice(e, na + nb - 1, "a product of the division");
+      gpu_failed_ = true;
+      return false;
+    }
+    const bool single = gpu::plan_product(na, nb, mod_.n).single_prime;
+    engine_note(single ? "gpu ntt product" : "gpu crt product", static_cast<double>(na + nb - 1),
+                modular_detail(*m_, na, nb));
+    return true;
+  }
+
+  // The CPU's transforms from the product crossover, unless the shorter operand is short enough
+  // for FLINT's product (dispatch.hpp; a remainder's product when the quotient is short): a cyclic
+  // product takes transforms of half a product's length, so this keeps them where they surely pay.
+  bool transforms_pay(size_t na, size_t nb, size_t n) const {
+    const bool one = one_transform(n);
+    if (!one && mod_.n < small_modulus_bound && n < small_modulus_transforms_from) return false;  // see above
+    return use_cpu_ntt(one, mod_.n, na + nb - 1) &&
+           !short_operand_stays_with_flint(short_operand_class(one, mod_.n), std::min(na, nb));
+  }
+
+  void on_cpu_transforms(const ulong* a, size_t na, const ulong* b, size_t nb, size_t n, ulong* out) {
+    convolve_words_cpu_ntt(a, na, b, nb, n, false, mod_, out);
+    OperationDetail d = modular_detail(*m_, n, 0);
+    if (one_transform(n)) {
+      engine_note("cpu ntt convolution", static_cast<double>(n), d);
+      return;
+    }
+    d.primes = static_cast<unsigned>(cpu_convolution_primes(na, nb, n, false, mod_.n).size());
+    d.bound_bits = cpu_convolution_bound_bits(na, nb, mod_.n);
+    engine_note("cpu crt cyclic convolution", static_cast<double>(n), d);
+  }
+
+  void by_flint_product(const ulong* a, size_t na, const ulong* b, size_t nb, size_t n, ulong* out) const {
+    if (na < nb) {
+      std::swap(a, b);
+      std::swap(na, nb);
+    }
+    Words product(na + nb - 1);
+    _nmod_poly_mul(product.data(), a, static_cast<slong>(na), b, static_cast<slong>(nb), mod_);
+    std::fill(out, out + n, 0);
+    for (size_t start = 0; start < product.size(); start += n) {
+      const size_t count = std::min(n, product.size() - start);
+      _nmod_vec_add(out, out, product.data() + start, static_cast<slong>(count), mod_);
+    }
+    engine_note("flint nmod_poly_mul", static_cast<double>(na + nb), modular_detail(*m_, na, nb));
+  }
+
+  ModulusPtr m_;
+  nmod_t mod_;
+  bool gpu_failed_ = false;
+};
+
+// ---- Newton's iteration ----------------------------------------------------------------------
+// Below this precision FLINT's own inverse series (its products are short there too).
+constexpr size_t newton_base_precision = 256;
+
+// out[i] = x[length - 1 - i] for i < count <= length: the first terms of rev(x).
+Words reversed_top(const ulong* x, size_t length, size_t count) {
+  Words out(count);
+  std::reverse_copy(x + (length - count), x + length, out.begin());
+  return out;
+}
+
+// x modulo x^n - 1 (its terms summed by their index mod n): min(length, n) terms.
+Words folded(const ulong* x, size_t length, size_t n, const nmod_t& mod) {
+  Words out(x, x + std::min(length, n));
+  for (size_t start = n; start < length; start += n)
+    _nmod_vec_add(out.data(), out.data(), x + start, static_cast<slong>(std::min(n, length - start)), mod);
+  return out;
+}
+
+// g[0, k) = h^-1 mod x^k  ->  g[0, K) = h^-1 mod x^K, k < K <= 2k: g - x^k (g e mod x^(K-k)) with
+// h g = 1 + x^k e (division.hpp says why the two cyclic products are exact where they are read).
+void newton_step(const ulong* h, size_t nh, ulong* g, size_t k, size_t K, CyclicProducts& product) {
+  const size_t n = power_of_two_at_least(K), m = K - k;
+  Words e(n);
+  product(h, std::min(nh, K), g, k, n, e.data());
+  const size_t n_low = power_of_two_at_least(2 * m - 1);
+  Words correction(n_low);
+  product(g, m, e.data() + k, m, n_low, correction.data());
+  _nmod_vec_neg(g + k, correction.data(), static_cast<slong>(m), product.mod());
+}
+
+Words inverse_series(const ulong* h, size_t nh, size_t precision, CyclicProducts& product) {
+  std::vector<size_t> precisions;  // from `precision` down, halved (rounded up) to the base
+  size_t k = precision;
+  for (; k > newton_base_precision; k = (k + 1) / 2) precisions.push_back(k);
+  Words g(precision);
+  _nmod_poly_inv_series_newton(g.data(), h, static_cast<slong>(std::min(nh, k)), static_cast<slong>(k),
+                               product.mod());
+  for (auto K = precisions.rbegin(); K != precisions.rend(); ++K) {
+    newton_step(h, nh, g.data(), k, *K, product);
+    k = *K;
+  }
+  return g;
+}
+
+// q[0, na - nb + 1) = a div b from inverse = rev(b)^-1 mod x^(na - nb + 1) (or more terms):
+// rev(q) = rev(a) inverse modulo that power of x.
+void quotient_with_inverse(const ulong* a, size_t na, size_t nb, const ulong* inverse, CyclicProducts& product,
+                           ulong* q) {
+  const size_t nq = na - nb + 1;
+  const Words top = reversed_top(a, na, nq);
+  const size_t n = power_of_two_at_least(2 * nq - 1);
+  Words reversed_quotient(n);
+  product(top.data(), nq, inverse, nq, n, reversed_quotient.data());
+  std::reverse_copy(reversed_quotient.begin(), reversed_quotient.begin() + static_cast<std::ptrdiff_t>(nq), q);
+}
+
+// r[0, nb - 1) = a - q b, which has fewer than nb terms: computed modulo x^n - 1 for n >= nb - 1.
+void remainder_from_quotient(const ulong* a, size_t na, const ulong* b, size_t nb, const ulong* q, size_t nq,
+                             CyclicProducts& product, ulong* r) {
+  if (nb == 1) return;
+  const size_t n = power_of_two_at_least(nb - 1);
+  const nmod_t& mod = product.mod();
+  const Words a_folded = folded(a, na, n, mod), q_folded = folded(q, nq, n, mod), b_folded = folded(b, nb, n, mod);
+  Words qb(n);
+  product(q_folded.data(), q_folded.size(), b_folded.data(), b_folded.size(), n, qb.data());
+  _nmod_vec_sub(r, a_folded.data(), qb.data(), static_cast<slong>(nb - 1), mod);
+}
+
+// A polynomial of `length` coefficients that write(coeffs) puts in place, normalised.
+template <class Write>
+ModPoly written(const ModulusPtr& m, size_t length, Write&& write) {
+  ModPoly r(m);
+  r.fit_length(static_cast<slong>(length));
+  write(r.nmod()->coeffs);
+  r.nmod()->length = static_cast<slong>(length);
+  _nmod_poly_normalise(r.nmod());
+  return r;
+}
+
+struct NewtonDivision {
+  ModPoly quotient, remainder;
+};
+
+// f = q g + r by Newton's iteration; with want_remainder false r stays 0. Word-size modulus,
+// len f >= len g >= 1, g's leading coefficient invertible.
+NewtonDivision divide_by_newton(const ModPoly& f, const ModPoly& g, bool want_remainder) {
+  const size_t na = static_cast<size_t>(f.length()), nb = static_cast<size_t>(g.length()), nq = na - nb + 1;
+  const ulong *a = f.nmod()->coeffs, *b = g.nmod()->coeffs;
+  engine_explain("division by newton iteration", static_cast<double>(na), modular_detail(*f.modulus(), na, nb));
+  CyclicProducts product(f.modulus());
+  const Words h = reversed_top(b, nb, std::min(nb, nq));
+  const Words inverse = inverse_series(h.data(), h.size(), nq, product);
+  NewtonDivision d{written(f.modulus(), nq,
+                           [&](ulong* q) { quotient_with_inverse(a, na, nb, inverse.data(), product, q); }),
+                   ModPoly(f.modulus())};
+  if (want_remainder)
+    d.remainder = written(f.modulus(), nb - 1, [&](ulong* r) {
+      remainder_from_quotient(a, na, b, nb, d.quotient.nmod()->coeffs, nq, product, r);
+    });
+  return d;
+}
+
+// ---- powers modulo m ----------------------------------------------------------------------
+// x^e mod m for a reduced x, squaring and multiplying left to right; each product (at most
+// 2 len m - 3 terms) reduced with one inverse of rev(m) to len m - 2 terms, computed once.
+class PowersModulo {
+ public:
+  PowersModulo(const ModPoly& m, CyclicProducts& product)
+      : m_(m.nmod()->coeffs), nm_(static_cast<size_t>(m.length())), product_(product) {
+    if (nm_ >= 3) {
+      const Words h = reversed_top(m_, nm_, nm_ - 2);
+      inverse_ = inverse_series(h.data(), h.size(), nm_ - 2, product_);
+    }
+  }
+
+  Words power(const Words& base, const fmpz_t e) {
+    const bool is_x = base.size() == 2 && base[0] == 0 && base[1] == 1;
+    Words r = base;
+    for (slong bit = static_cast<slong>(fmpz_bits(e)) - 2; bit >= 0; bit--) {
+      r = reduced_product(r, r);
+      if (fmpz_tstbit(e, static_cast<ulong>(bit))) r = is_x ? reduced_times_x(r) : reduced_product(r, base);
+    }
+    return r;
+  }
+
+ private:
+  // x r mod m for a reduced r: a shift, then one multiple of m off when it reaches len m terms.
+  Words reduced_times_x(const Words& r) {
+    if (r.empty()) return {};
+    Words shifted(r.size() + 1);
+    shifted[0] = 0;
+    std::copy(r.begin(), r.end(), shifted.begin() + 1);
+    if (shifted.size() < nm_) return shifted;
+    const nmod_t& mod = product_.mod();
+    const ulong factor = nmod_mul(shifted.back(), n_invmod(m_[nm_ - 1], mod.n), mod);
+    _nmod_vec_scalar_addmul_nmod(shifted.data(), m_, static_cast<slong>(nm_), nmod_neg(factor, mod), mod);
+    shifted.pop_back();
+    trim(shifted);
+    return shifted;
+  }
+
+  // x y mod m; x and y reduced (fewer than len m terms), without trailing zeros.
+  Words reduced_product(const Words& x, const Words& y) {
+    if (x.empty() || y.empty()) return {};
+    const size_t length = x.size() + y.size() - 1;
+    Words p(power_of_two_at_least(length));
+    product_(x.data(), x.size(), y.data(), y.size(), p.size(), p.data());
+    p.resize(length);
+    trim(p);
+    if (p.size() < nm_) return p;
+    Words q(p.size() - nm_ + 1), r(nm_ - 1);
+    quotient_with_inverse(p.data(), p.size(), nm_, inverse_.data(), product_, q.data());
+    remainder_from_quotient(p.data(), p.size(), m_, nm_, q.data(), q.size(), product_, r.data());
+    trim(r);
+    return r;
+  }
+
+  static void trim(Words& x) {
+    while (!x.empty() && x.back() == 0) x.pop_back();
+  }
+
+  const ulong* m_;
+  size_t nm_;
+  CyclicProducts& product_;
+  Words inverse_;
+};
+
+bool one_transform_modulo(ulong n, size_t length) {
+  return n > 2 && (n - 1) % power_of_two_at_least(length) == 0 && n_is_prime(n);
+}
+
+bool goes_through_newton(const ModPoly& f, const ModPoly& g) {
+  return f.word() && f.length() >= g.length() &&
+         newton_division_pays(static_cast<size_t>(f.length() - g.length() + 1), static_cast<size_t>(g.length()),
+                              f.modulus()->word());
+}
+
+void note_flint_division(const ModPoly& f, const ModPoly& g) {
+  engine_note(f.word() ? "flint nmod_poly_divrem" : "flint fmpz_mod_poly_divrem",
+              static_cast<double>(f.length()), modular_detail(*f.modulus(), static_cast<size_t>(f.length()),
+                                                              static_cast<size_t>(g.length())));
+}
+
+void require_divisor(const ModPoly& f, const ModPoly& g) {
+  require_same(f, g);
+  require_invertible_lead(g, "division");
+}
+
+}  // namespace
+
+bool newton_division_pays(size_t quotient_length, size_t divisor_length, ulong n) {
+  if (quotient_length < newton_quotient_from || divisor_length < newton_divisor_from) return false;
+  const size_t dividend_length = quotient_length + divisor_length - 1;
+  if (n < small_modulus_bound && !one_transform_modulo(n, dividend_length))
+    return divisor_length < (size_t{1} << 13) || dividend_length >= (size_t{1} << 18);
+  return true;
+}
+
+bool newton_powmod_pays(size_t modulus_length, ulong n) {
+  return modulus_length >= 2 && newton_division_pays(modulus_length - 1, modulus_length, n);
+}
+
+Words inverse_series(const ulong* h, size_t nh, size_t precision, const ModulusPtr& m) {
+  CyclicProducts product(m);
+  return inverse_series(h, nh, precision, product);
+}
+
+std::pair<ModPoly, ModPoly> divrem_newton(const ModPoly& f, const ModPoly& g) {
+  require_divisor(f, g);
+  if (f.length() < g.length()) return {ModPoly(f.modulus()), f};
+  NewtonDivision d = divide_by_newton(f, g, true);
+  return {std::move(d.quotient), std::move(d.remainder)};
+}
+
+std::pair<ModPoly, ModPoly> divrem(const ModPoly& f, const ModPoly& g) {
+  require_divisor(f, g);
+  if (goes_through_newton(f, g)) return divrem_newton(f, g);
+  note_flint_division(f, g);
+  return divrem_flint(f, g);
+}
+
+ModPoly quotient(const ModPoly& f, const ModPoly& g) {
+  require_divisor(f, g);
+  if (goes_through_newton(f, g)) return std::move(divide_by_newton(f, g, false).quotient);
+  note_flint_division(f, g);
+  return std::move(divrem_flint(f, g).first);
+}
+
+ModPoly remainder(const ModPoly& f, const ModPoly& g) {
+  require_divisor(f, g);
+  if (goes_through_newton(f, g)) return std::move(divide_by_newton(f, g, true).remainder);
+  note_flint_division(f, g);
+  return remainder_flint(f, g);
+}
+
+ModPoly exact_div(const ModPoly& f, const ModPoly& g) {
+  auto [q, r] = divrem(f, g);
+  if (!r.is_zero()) throw DomainError("the division is not exact: the divisor does not divide the dividend");
+  return std::move(q);
+}
+
+ModPoly powmod_newton(const ModPoly& f, const fmpz_t e, const ModPoly& m) {
+  require_divisor(f, m);
+  if (fmpz_sgn(e) < 0) throw DomainError("powmod: the exponent must be non-negative");
+  if (m.length() == 1) return ModPoly(f.modulus());  // everything is 0 modulo a unit constant
+  const ModPoly base = remainder(f, m);
+  if (fmpz_is_zero(e)) return modpoly_constant(Fmpz(1).get(), f.modulus());
+  engine_explain("powmod by newton reduction", static_cast<double>(m.length()),
+                 modular_detail(*m.modulus(), static_cast<size_t>(m.length()), fmpz_bits(e)));
+  CyclicProducts product(f.modulus());
+  PowersModulo powers(m, product);
+  const Words r = powers.power(Words(base.nmod()->coeffs, base.nmod()->coeffs + base.length()), e);
+  return modpoly_from_words(f.modulus(), r.data(), r.size());
+}
+
+ModPoly powmod(const ModPoly& f, const fmpz_t e, const ModPoly& m) {
+  require_same(f, m);
+  if (m.word() && fmpz_sgn(e) > 0 && newton_powmod_pays(static_cast<size_t>(m.length()), m.modulus()->word()))
+    return powmod_newton(f, e, m);
+  if (m.length() > 1)
+    engine_note(m.word() ? "flint nmod_poly_powmod" : "flint fmpz_mod_poly_powmod", static_cast<double>(m.length()),
+                modular_detail(*m.modulus(), static_cast<size_t>(m.length()), fmpz_bits(e)));
+  return powmod_flint(f, e, m);
+}
+
+}  // namespace cas

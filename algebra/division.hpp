@@ -1,0 +1,48 @@
+#pragma once
+// Division with remainder and powers modulo a polynomial in Z/nZ[x]: the one place that decides
+// which engine divides, as multiply.hpp does for products. For a word-size n and long operands,
+// Newton's iteration on cas's cyclic products (the GPU's, or the CPU's transforms: FLINT 2.9's
+// nmod_poly_divrem and nmod_poly_powmod run on its Kronecker-substitution products, several times
+// slower from a few thousand coefficients); FLINT below the crossover and for multi-word moduli.
+//
+// Newton's division of f (length A) by g (length B), with h = rev(g) = x^(B-1) g(1/x) and
+// Q = A - B + 1 quotient terms: the inverse i = h^-1 mod x^Q from FLINT's inverse of the first
+// terms by i <- i + i (1 - h i), doubling the precision k -> K <= 2k each step; then
+// rev(q) = rev(f) i mod x^Q and r = f - q g. Each step's two products are cyclic of the power of
+// two L >= K: h i mod x^K wraps its terms from L onto those below k, which are known (1, 0, ...),
+// and the correction i e mod x^(K-k) has at most 2(K-k) - 1 <= L terms. The remainder has fewer
+// than B terms, so it is f - q g modulo x^L - 1 for the power of two L >= B - 1.
+#include "modpoly.hpp"
+#include "words.hpp"
+
+#include <flint/fmpz.h>
+
+#include <cstddef>
+#include <utility>
+
+namespace cas {
+
+// f = q g + r with deg r < deg g; DomainError unless g's leading coefficient is invertible.
+std::pair<ModPoly, ModPoly> divrem(const ModPoly& f, const ModPoly& g);
+ModPoly quotient(const ModPoly& f, const ModPoly& g);
+ModPoly remainder(const ModPoly& f, const ModPoly& g);
+// f / g when g divides f exactly, else DomainError.
+ModPoly exact_div(const ModPoly& f, const ModPoly& g);
+// f^e mod m, e >= 0.
+ModPoly powmod(const ModPoly& f, const fmpz_t e, const ModPoly& m);
+
+// Whether Newton's division goes with the quotient's and the divisor's lengths modulo this word
+// (measured against FLINT: dispatch of division.cpp).
+bool newton_division_pays(std::size_t quotient_length, std::size_t divisor_length, ulong n);
+// Whether powmod modulo a polynomial of this length squares and reduces on cas's products.
+bool newton_powmod_pays(std::size_t modulus_length, ulong n);
+
+// The same by Newton's iteration whatever the lengths (word-size moduli, g's leading coefficient
+// invertible), for tests and benchmarks.
+std::pair<ModPoly, ModPoly> divrem_newton(const ModPoly& f, const ModPoly& g);
+ModPoly powmod_newton(const ModPoly& f, const fmpz_t e, const ModPoly& m);
+// out[0, precision) = h^-1 mod x^precision over the word-size Z/mZ, h[0] invertible; h has nh >= 1
+// terms (those from `precision` on are not read).
+Words inverse_series(const ulong* h, std::size_t nh, std::size_t precision, const ModulusPtr& m);
+
+}  // namespace cas

@@ -1,0 +1,177 @@
+// Division with remainder, inverse series and powers modulo a polynomial in Z/nZ[x] by Newton's
+// iteration on cas's cyclic products (algebra/division.cpp) against FLINT's nmod_poly_divrem,
+// nmod_poly_inv_series and nmod_poly_powmod_fmpz_binexp: moduli that take one transform, CRT
+// primes, composite and 64-bit ones; lengths on both sides of the base precision and of the
+// CPU transforms' crossovers; leading and constant terms other than 1.
+#include "algebra/dispatch.hpp"
+#include "algebra/division.hpp"
+#include "algebra/engine.hpp"
+#include "algebra/modpoly_ops.hpp"
+#include "interpreter_support.hpp"
+
+#include <catch2/catch.hpp>
+#include <flint/nmod_poly.h>
+#include <flint/ulong_extras.h>
+
+#include <string>
+#include <vector>
+
+namespace {
+
+using cas::Fmpz;
+using cas::ModPoly;
+
+// Moduli of every kind; the composite ones get a leading coefficient prime to them.
+const ulong moduli[] = {2,
+                        3,
+                        17,
+                        65537,                    // 2^16 | p - 1
+                        45119,                    // p = 3 mod 4: CRT primes at every length
+                        998244353,                // 2^23 | p - 1
+                        1000000007,               // 2 | p - 1 only
+                        1000000000,               // composite
+                        (ulong{1} << 61) - 1,     // Mersenne prime
+                        4611686018326724609ull,   // 62-bit NTT prime
+                        18446744073709551557ull,  // 2^64 - 59
+                        18446744069414584321ull}; // 2^64 - 2^32 + 1
+
+// `length` uniform residues below n (every seventh n - 1), the last one a unit mod n other than 1
+// where there is one, so that the leading coefficient is invertible and the inverse's first term
+// is not trivial.
+ModPoly random_poly(const cas::ModulusPtr& m, size_t length, flint_rand_t state) {
+  const ulong n = m->word();
+  std::vector<ulong> w(length);
+  for (size_t i = 0; i < length; i++) w[i] = i % 7 == 3 ? n - 1 : n_randint(state, n);
+  if (length > 0) {
+    ulong lead = n <= 2 ? 1 : 2 + n_randint(state, n - 2);
+    while (n_gcd(lead, n) != 1) lead++;
+    w[length - 1] = lead;
+  }
+  return cas::modpoly_from_words(m, w.data(), w.size());
+}
+
+bool same(const ModPoly& a, const nmod_poly_t b) { return nmod_poly_equal(a.nmod(), b) != 0; }
+
+void check_against_flint(const ModPoly& f, const ModPoly& g) {
+  nmod_poly_t q, r;
+  nmod_poly_init_mod(q, f.modulus()->nmod());
+  nmod_poly_init_mod(r, f.modulus()->nmod());
+  nmod_poly_divrem(q, r, f.nmod(), g.nmod());
+  const auto [nq, nr] = cas::divrem_newton(f, g);
+  CHECK(same(nq, q));
+  CHECK(same(nr, r));
+  nmod_poly_clear(q);
+  nmod_poly_clear(r);
+}
+
+struct Lengths {
+  size_t dividend, divisor;
+};
+
+}  // namespace
+
+TEST_CASE("Newton's division equals FLINT's divrem", "[division]") {
+  flint_rand_t state;
+  flint_randinit(state);
+  cas::set_gpu_mode(cas::GpuMode::Off);  // the CPU's engines here; the GPU's in cas_gpu_tests' runs
+  // Quotients and divisors shorter and longer than the base precision (256) and the transforms'
+  // crossovers; equal lengths (quotient of one term), a divisor of one term, a dividend shorter.
+  const Lengths lengths[] = {{1, 1},      {9, 1},      {5, 7},       {40, 40},     {300, 2},
+                             {600, 300},  {1000, 257}, {1500, 1000}, {3000, 700},  {5000, 4999},
+                             {5000, 2500}, {9000, 257}, {20000, 9000}, {40000, 20001}};
+  for (ulong n : moduli) {
+    const cas::ModulusPtr m = cas::make_modulus(n);
+    for (const Lengths& l : lengths) {
+      if (l.dividend > 9000 && n < 100) continue;  // FLINT's divrem alone takes seconds there
+      INFO("mod " << n << ", lengths " << l.dividend << " / " << l.divisor);
+      check_against_flint(random_poly(m, l.dividend, state), random_poly(m, l.divisor, state));
+    }
+  }
+  cas::set_gpu_mode(cas::GpuMode::Auto);
+  flint_randclear(state);
+}
+
+TEST_CASE("Newton's inverse series equals FLINT's", "[division]") {
+  flint_rand_t state;
+  flint_randinit(state);
+  cas::set_gpu_mode(cas::GpuMode::Off);
+  for (ulong n : {ulong{17}, ulong{998244353}, ulong{1000000007}, ulong{1000000000}, (ulong{1} << 61) - 1}) {
+    const cas::ModulusPtr m = cas::make_modulus(n);
+    for (size_t precision : {1, 255, 256, 257, 511, 513, 1000, 4097, 12000}) {
+      // h as long as the precision, and shorter: then its missing terms are zeros
+      for (size_t nh : {precision, precision / 3 + 1}) {
+        INFO("mod " << n << ", precision " << precision << ", " << nh << " terms");
+        ModPoly h = random_poly(m, nh, state);
+        nmod_poly_reverse(h.nmod(), h.nmod(), static_cast<slong>(nh));  // the unit first
+        const cas::Words g = cas::inverse_series(h.nmod()->coeffs, nh, precision, m);
+        nmod_poly_t expected;
+        nmod_poly_init_mod(expected, m->nmod());
+        nmod_poly_inv_series(expected, h.nmod(), static_cast<slong>(precision));
+        std::vector<ulong> want(precision, 0);
+        std::copy(expected->coeffs, expected->coeffs + expected->length, want.begin());
+        CHECK(std::vector<ulong>(g.begin(), g.end()) == want);
+        nmod_poly_clear(expected);
+      }
+    }
+  }
+  cas::set_gpu_mode(cas::GpuMode::Auto);
+  flint_randclear(state);
+}
+
+TEST_CASE("powmod by Newton's reductions equals FLINT's", "[division]") {
+  flint_rand_t state;
+  flint_randinit(state);
+  cas::set_gpu_mode(cas::GpuMode::Off);
+  const char* exponents[] = {"0", "1", "2", "3", "1000003", "1267650600228229401496703205653"};  // the last 2^100 + 277
+  for (ulong n : {ulong{3}, ulong{998244353}, ulong{1000000007}, ulong{1000000000}, ulong{18446744073709551557ull}}) {
+    const cas::ModulusPtr m = cas::make_modulus(n);
+    for (size_t modulus_length : {2, 3, 300, 1025, 3000}) {
+      const ModPoly g = random_poly(m, modulus_length, state);
+      for (size_t f_length : {size_t{0}, size_t{2}, modulus_length - 1, 2 * modulus_length + 5}) {
+        const ModPoly f = f_length == 2 ? cas::modpoly_x(m) : random_poly(m, f_length, state);  // x: shifts
+        for (const char* text : exponents) {
+          INFO("mod " << n << ", modulus of length " << modulus_length << ", f of length " << f_length
+                      << ", e = " << text);
+          Fmpz e;
+          fmpz_set_str(e.get(), text, 10);
+          const ModPoly ours = cas::powmod_newton(f, e.get(), g), theirs = cas::powmod_flint(f, e.get(), g);
+          ModPoly reduced = cas::remainder_flint(f, g), plain(m);
+          nmod_poly_powmod_fmpz_binexp(plain.nmod(), reduced.nmod(), e.get(), g.nmod());
+          CHECK(same(ours, plain.nmod()));
+          CHECK(same(theirs, plain.nmod()));
+        }
+      }
+    }
+  }
+  cas::set_gpu_mode(cas::GpuMode::Auto);
+  flint_randclear(state);
+}
+
+TEST_CASE("division: Newton's iteration from the crossover", "[division][dispatch]") {
+  cas::set_gpu_mode(cas::GpuMode::Off);
+  for (ulong n : {ulong{998244353}, ulong{1000000007}, (ulong{1} << 61) - 1}) {
+    INFO("mod " << n);
+    CHECK_FALSE(cas::newton_division_pays(100, 100, n));       // FLINT's basecase and short products
+    CHECK_FALSE(cas::newton_division_pays(100000, 20, n));     // a short divisor: FLINT's basecase
+    CHECK_FALSE(cas::newton_division_pays(20, 100000, n));     // a short quotient
+    CHECK(cas::newton_division_pays(size_t{1} << 14, size_t{1} << 14, n));
+    CHECK_FALSE(cas::newton_powmod_pays(64, n));
+    CHECK(cas::newton_powmod_pays(size_t{1} << 13, n));
+  }
+  cas::set_gpu_mode(cas::GpuMode::Auto);
+}
+
+TEST_CASE("division in cas: f // g, f % g, divrem, exact division and powmod", "[division]") {
+  cas::test::Session s;
+  s.eval("gpu(\"off\"); p = 998244353; seed(5); f = randpoly(30000, p); g = randpoly(12000, p) + x^12000");
+  CHECK(s.show("d = divrem(f, g); d[0] * g + d[1] == f and deg(d[1]) < deg(g)") == "true");
+  CHECK(s.show("f // g == d[0] and f % g == d[1]") == "true");
+  CHECK_THAT(cas::engine_last(), Catch::Contains("cpu ntt convolution"));
+  CHECK(s.show("h = randpoly(15000, p); (h * g) / g == h") == "true");
+  const auto inexact = s.error("(h * g + 1) / g");
+  REQUIRE(inexact);
+  CHECK(inexact->message() == "the division is not exact: the divisor does not divide the dividend");
+  s.eval("m = randpoly(5000, p) + x^5000; a = randpoly(4000, p)");
+  CHECK(s.show("powmod(a, p, m) == powmod(a, p - 1, m) * a % m") == "true");
+  s.eval("gpu(\"auto\")");
+}
