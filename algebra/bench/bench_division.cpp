@@ -5,8 +5,9 @@
 //                      [--grid 1] [--moduli P,Q,...]
 // divrem rows: a dividend of 2^K coefficients by a divisor of 2^(K-1) (a quotient of 2^(K-1) + 1);
 // powmod rows: x + (a random polynomial) to the power p modulo a polynomial of 2^K coefficients.
-// Best of the runs that fit S seconds (at least 3); engine: the largest operation of cas's last run
-// (algebra/engine.hpp); dispatch: what divrem and powmod choose at that size. --grid 1 prints
+// Best of the runs that fit S seconds (at least 3); with a GPU, cas's time with the GPU off too (cpu
+// ms); engine: the largest operation of cas's last run (algebra/engine.hpp); choice: what divrem and
+// powmod choose at that size. --grid 1 prints
 // instead, per modulus, FLINT's time over Newton's for quotients and divisors of 2^min..2^max terms
 // (where the crossover of division.cpp comes from).
 #include "algebra/dispatch.hpp"
@@ -78,15 +79,42 @@ cas::ModPoly random_poly(const cas::ModulusPtr& m, size_t length, flint_rand_t s
   return cas::modpoly_from_words(m, w.data(), w.size());
 }
 
-void print_row(const char* what, ulong p, int k, double flint, double ours, bool same, bool newton) {
-  const std::string engine = cas::engine_last();
-  char flint_text[16] = "-", ratio_text[16] = "-";
+// Newton's time with the GPU allowed (auto) and, when one is there, without it; the engine note of
+// the first.
+struct Timing {
+  double ms = 0, cpu_ms = 0;
+  std::string engine;
+};
+
+template <class F>
+Timing time_newton(const Options& o, F&& f) {
+  Timing t;
+  t.ms = best_ms(o.seconds, [&] {
+    cas::engine_reset();
+    f();
+  });
+  t.engine = cas::engine_last();
+  if (o.gpu && cas::gpu_usable()) {
+    cas::set_gpu_mode(cas::GpuMode::Off);
+    t.cpu_ms = best_ms(o.seconds, f);
+    cas::set_gpu_mode(cas::GpuMode::Auto);
+  }
+  return t;
+}
+
+void print_row(const char* what, ulong p, int k, double flint, const Timing& ours, bool same, bool newton) {
+  char flint_text[16] = "-", ratio_text[16] = "-", cpu_text[16] = "-", cpu_ratio_text[16] = "-";
   if (flint > 0) {
     std::snprintf(flint_text, sizeof flint_text, "%.3f", flint);
-    std::snprintf(ratio_text, sizeof ratio_text, "%.2fx", flint / ours);
+    std::snprintf(ratio_text, sizeof ratio_text, "%.2fx", flint / ours.ms);
   }
-  std::printf("%-7s %-21lu 2^%-3d %12s %12.3f %9s %6s %-7s %s\n", what, p, k, flint_text, ours, ratio_text,
-              flint > 0 ? (same ? "ok" : "DIFFER") : "-", newton ? "newton" : "flint", engine.c_str());
+  if (ours.cpu_ms > 0) {
+    std::snprintf(cpu_text, sizeof cpu_text, "%.3f", ours.cpu_ms);
+    if (flint > 0) std::snprintf(cpu_ratio_text, sizeof cpu_ratio_text, "%.2fx", flint / ours.cpu_ms);
+  }
+  std::printf("%-7s %-21lu 2^%-3d %12s %12.3f %9s %12s %9s %6s %-7s %s\n", what, p, k, flint_text, ours.ms,
+              ratio_text, cpu_text, cpu_ratio_text, flint > 0 ? (same ? "ok" : "DIFFER") : "-",
+              newton ? "newton" : "flint", ours.engine.c_str());
 }
 
 void division_rows(const Options& o, const cas::ModulusPtr& m, flint_rand_t state) {
@@ -95,12 +123,9 @@ void division_rows(const Options& o, const cas::ModulusPtr& m, flint_rand_t stat
     const cas::ModPoly f = random_poly(m, n, state), g = random_poly(m, n / 2, state);
     std::pair<cas::ModPoly, cas::ModPoly> flint{cas::ModPoly(m), cas::ModPoly(m)}, ours = flint;
     const double flint_ms = k <= o.flint_max_log ? best_ms(o.seconds, [&] { flint = cas::divrem_flint(f, g); }) : 0;
-    const double ours_ms = best_ms(o.seconds, [&] {
-      cas::engine_reset();
-      ours = cas::divrem_newton(f, g);
-    });
+    const Timing timing = time_newton(o, [&] { ours = cas::divrem_newton(f, g); });
     const bool same = cas::equal(flint.first, ours.first) && cas::equal(flint.second, ours.second);
-    print_row("divrem", m->word(), k, flint_ms, ours_ms, same,
+    print_row("divrem", m->word(), k, flint_ms, timing, same,
               cas::newton_division_pays(n - n / 2 + 1, n / 2, m->word()));
   }
 }
@@ -113,11 +138,8 @@ void powmod_rows(const Options& o, const cas::ModulusPtr& m, flint_rand_t state)
     cas::ModPoly flint(m), ours(m);
     const double flint_ms =
         k <= o.flint_max_log ? best_ms(o.seconds, [&] { flint = cas::powmod_flint(f, e.get(), modulus); }) : 0;
-    const double ours_ms = best_ms(o.seconds, [&] {
-      cas::engine_reset();
-      ours = cas::powmod_newton(f, e.get(), modulus);
-    });
-    print_row("powmod", m->word(), k, flint_ms, ours_ms, cas::equal(flint, ours),
+    const Timing timing = time_newton(o, [&] { ours = cas::powmod_newton(f, e.get(), modulus); });
+    print_row("powmod", m->word(), k, flint_ms, timing, cas::equal(flint, ours),
               cas::newton_powmod_pays(n, m->word()));
   }
 }
@@ -149,8 +171,8 @@ int main(int argc, char** argv) {
   flint_rand_t state;
   flint_randinit(state);
   std::printf("GPU: %s\n", o.gpu && cas::gpu_usable() ? "auto" : "off");
-  std::printf("%-7s %-21s %-5s %12s %12s %9s %6s %-7s %s\n", "what", "p", "N", "flint ms", "cas ms", "flint/cas",
-              "same", "choice", "engine (cas)");
+  std::printf("%-7s %-21s %-5s %12s %12s %9s %12s %9s %6s %-7s %s\n", "what", "p", "N", "flint ms", "cas ms",
+              "flint/cas", "cas cpu ms", "flint/cpu", "same", "choice", "engine (cas)");
   for (ulong p : o.moduli) {
     const cas::ModulusPtr m = cas::make_modulus(p);
     if (o.grid) {

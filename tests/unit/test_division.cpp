@@ -7,6 +7,7 @@
 #include "algebra/division.hpp"
 #include "algebra/engine.hpp"
 #include "algebra/modpoly_ops.hpp"
+#include "flint_support.hpp"
 #include "interpreter_support.hpp"
 
 #include <catch2/catch.hpp>
@@ -20,6 +21,8 @@ namespace {
 
 using cas::Fmpz;
 using cas::ModPoly;
+using cas::test::FreshRandom;
+using cas::test::ModeGuard;
 
 // Moduli of every kind; the composite ones get a leading coefficient prime to them.
 const ulong moduli[] = {2,
@@ -68,33 +71,46 @@ struct Lengths {
   size_t dividend, divisor;
 };
 
-}  // namespace
+// Quotients and divisors shorter and longer than the base precision (256) and the transforms'
+// crossovers; equal lengths (a quotient of one term), a divisor of one term, a dividend shorter.
+const Lengths division_lengths[] = {{1, 1},     {9, 1},      {5, 7},       {40, 40},      {300, 2},
+                                    {600, 300}, {1000, 257}, {1500, 1000}, {3000, 700},   {5000, 4999},
+                                    {5000, 2500}, {9000, 257}, {20000, 9000}, {40000, 20001}};
 
-TEST_CASE("Newton's division equals FLINT's divrem", "[division]") {
-  flint_rand_t state;
-  flint_randinit(state);
-  cas::set_gpu_mode(cas::GpuMode::Off);  // the CPU's engines here; the GPU's in cas_gpu_tests' runs
-  // Quotients and divisors shorter and longer than the base precision (256) and the transforms'
-  // crossovers; equal lengths (quotient of one term), a divisor of one term, a dividend shorter.
-  const Lengths lengths[] = {{1, 1},      {9, 1},      {5, 7},       {40, 40},     {300, 2},
-                             {600, 300},  {1000, 257}, {1500, 1000}, {3000, 700},  {5000, 4999},
-                             {5000, 2500}, {9000, 257}, {20000, 9000}, {40000, 20001}};
+void check_divisions(flint_rand_t state) {
   for (ulong n : moduli) {
     const cas::ModulusPtr m = cas::make_modulus(n);
-    for (const Lengths& l : lengths) {
+    for (const Lengths& l : division_lengths) {
       if (l.dividend > 9000 && n < 100) continue;  // FLINT's divrem alone takes seconds there
-      INFO("mod " << n << ", lengths " << l.dividend << " / " << l.divisor);
+      INFO("mod " << n << ", lengths " << l.dividend << " / " << l.divisor << ", GPU "
+                  << cas::gpu_mode_name(cas::gpu_mode()));
       check_against_flint(random_poly(m, l.dividend, state), random_poly(m, l.divisor, state));
     }
   }
-  cas::set_gpu_mode(cas::GpuMode::Auto);
-  flint_randclear(state);
+}
+
+}  // namespace
+
+TEST_CASE("Newton's division equals FLINT's divrem", "[division]") {
+  FreshRandom random;
+  INFO("seed " << random.seed);
+  ModeGuard cpu(cas::GpuMode::Off);
+  check_divisions(random.state());
+}
+
+TEST_CASE("Newton's division on the GPU equals FLINT's divrem", "[division][gpu]") {
+  if (cas::test::skipped_without_gpu("Newton's division on the GPU")) return;
+  FreshRandom random;
+  INFO("seed " << random.seed);
+  ModeGuard gpu(cas::GpuMode::On);  // every cyclic product on the GPU, the short ones too
+  check_divisions(random.state());
 }
 
 TEST_CASE("Newton's inverse series equals FLINT's", "[division]") {
-  flint_rand_t state;
-  flint_randinit(state);
-  cas::set_gpu_mode(cas::GpuMode::Off);
+  FreshRandom random;
+  INFO("seed " << random.seed);
+  flint_rand_t& state = random.state();
+  ModeGuard cpu(cas::GpuMode::Off);
   for (ulong n : {ulong{17}, ulong{998244353}, ulong{1000000007}, ulong{1000000000}, (ulong{1} << 61) - 1}) {
     const cas::ModulusPtr m = cas::make_modulus(n);
     for (size_t precision : {1, 255, 256, 257, 511, 513, 1000, 4097, 12000}) {
@@ -114,14 +130,11 @@ TEST_CASE("Newton's inverse series equals FLINT's", "[division]") {
       }
     }
   }
-  cas::set_gpu_mode(cas::GpuMode::Auto);
-  flint_randclear(state);
 }
 
-TEST_CASE("powmod by Newton's reductions equals FLINT's", "[division]") {
-  flint_rand_t state;
-  flint_randinit(state);
-  cas::set_gpu_mode(cas::GpuMode::Off);
+namespace {
+
+void check_powmods(flint_rand_t state) {
   const char* exponents[] = {"0", "1", "2", "3", "1000003", "1267650600228229401496703205653"};  // the last 2^100 + 277
   for (ulong n : {ulong{3}, ulong{998244353}, ulong{1000000007}, ulong{1000000000}, ulong{18446744073709551557ull}}) {
     const cas::ModulusPtr m = cas::make_modulus(n);
@@ -131,7 +144,7 @@ TEST_CASE("powmod by Newton's reductions equals FLINT's", "[division]") {
         const ModPoly f = f_length == 2 ? cas::modpoly_x(m) : random_poly(m, f_length, state);  // x: shifts
         for (const char* text : exponents) {
           INFO("mod " << n << ", modulus of length " << modulus_length << ", f of length " << f_length
-                      << ", e = " << text);
+                      << ", e = " << text << ", GPU " << cas::gpu_mode_name(cas::gpu_mode()));
           Fmpz e;
           fmpz_set_str(e.get(), text, 10);
           const ModPoly ours = cas::powmod_newton(f, e.get(), g), theirs = cas::powmod_flint(f, e.get(), g);
@@ -143,12 +156,27 @@ TEST_CASE("powmod by Newton's reductions equals FLINT's", "[division]") {
       }
     }
   }
-  cas::set_gpu_mode(cas::GpuMode::Auto);
-  flint_randclear(state);
+}
+
+}  // namespace
+
+TEST_CASE("powmod by Newton's reductions equals FLINT's", "[division]") {
+  FreshRandom random;
+  INFO("seed " << random.seed);
+  ModeGuard cpu(cas::GpuMode::Off);
+  check_powmods(random.state());
+}
+
+TEST_CASE("powmod by Newton's reductions on the GPU equals FLINT's", "[division][gpu]") {
+  if (cas::test::skipped_without_gpu("powmod's reductions on the GPU")) return;
+  FreshRandom random;
+  INFO("seed " << random.seed);
+  ModeGuard gpu(cas::GpuMode::On);
+  check_powmods(random.state());
 }
 
 TEST_CASE("division: Newton's iteration from the crossover", "[division][dispatch]") {
-  cas::set_gpu_mode(cas::GpuMode::Off);
+  ModeGuard cpu(cas::GpuMode::Off);
   for (ulong n : {ulong{998244353}, ulong{1000000007}, (ulong{1} << 61) - 1}) {
     INFO("mod " << n);
     CHECK_FALSE(cas::newton_division_pays(100, 100, n));       // FLINT's basecase and short products
@@ -158,7 +186,12 @@ TEST_CASE("division: Newton's iteration from the crossover", "[division][dispatc
     CHECK_FALSE(cas::newton_powmod_pays(64, n));
     CHECK(cas::newton_powmod_pays(size_t{1} << 13, n));
   }
-  cas::set_gpu_mode(cas::GpuMode::Auto);
+  // Below 2^17 without one transform: FLINT from divisors of 2^13 terms until dividends of 2^18.
+  CHECK(cas::newton_division_pays(4096, 4096, 3));
+  CHECK_FALSE(cas::newton_division_pays(8192, 8192, 3));
+  CHECK(cas::newton_division_pays((size_t{1} << 17) + 1, size_t{1} << 17, 3));
+  CHECK(cas::newton_division_pays(8192, 8192, 65537));  // 2^16 | 65537 - 1
+  CHECK(cas::newton_division_pays((size_t{1} << 16) + 1, size_t{1} << 16, 65537));
 }
 
 TEST_CASE("division in cas: f // g, f % g, divrem, exact division and powmod", "[division]") {
@@ -166,7 +199,9 @@ TEST_CASE("division in cas: f // g, f % g, divrem, exact division and powmod", "
   s.eval("gpu(\"off\"); p = 998244353; seed(5); f = randpoly(30000, p); g = randpoly(12000, p) + x^12000");
   CHECK(s.show("d = divrem(f, g); d[0] * g + d[1] == f and deg(d[1]) < deg(g)") == "true");
   CHECK(s.show("f // g == d[0] and f % g == d[1]") == "true");
-  CHECK_THAT(cas::engine_last(), Catch::Contains("cpu ntt convolution"));
+  cas::engine_reset();
+  s.eval("r = f % g");
+  CHECK_THAT(cas::engine_last(), Catch::Contains("cpu ntt convolution 2^16"));  // rev(f) i: 2 18000 - 1 terms
   CHECK(s.show("h = randpoly(15000, p); (h * g) / g == h") == "true");
   const auto inexact = s.error("(h * g + 1) / g");
   REQUIRE(inexact);
