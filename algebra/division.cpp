@@ -15,6 +15,7 @@
 #include <flint/ulong_extras.h>
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 namespace cas {
@@ -45,10 +46,9 @@ OperationDetail modular_detail(const Modulus& m, size_t length1, size_t length2)
 constexpr size_t newton_quotient_from = 128, newton_divisor_from = 256;
 constexpr size_t small_modulus_bound = size_t{1} << 17, small_modulus_transforms_from = size_t{1} << 17;
 
-// ---- the cyclic products Newton's steps are made of --------------------------------------------
-// Each on the engine that would take a product of its length: the GPU (its product folded on the
-// device), the CPU's transforms of length n (modulo p itself or CRT primes), or FLINT's product
-// folded for short ones. After the GPU failed once (one notice) the rest stay on the CPU.
+// ---- the cyclic products Newton's steps are made of on the CPU -----------------------------------
+// The CPU's transforms of length n (modulo p itself or CRT primes), or FLINT's product folded for
+// short ones. (Where the GPU takes the division's largest product it takes the whole division.)
 class CyclicProducts {
  public:
   explicit CyclicProducts(const ModulusPtr& m) : m_(m), mod_(m->nmod()) {}
@@ -60,7 +60,6 @@ class CyclicProducts {
       std::fill(out, out + n, 0);
       return;
     }
-    if (wants_gpu(na, nb) && on_gpu(a, na, b, nb, n, out)) return;
     if (transforms_pay(na, nb, n))
       on_cpu_transforms(a, na, b, nb, n, out);
     else
@@ -71,27 +70,6 @@ class CyclicProducts {
   bool one_transform(size_t n) const {
     const ulong p = mod_.n;
     return p > 2 && (p - 1) % n == 0 && m_->is_prime();
-  }
-
-  bool wants_gpu(size_t na, size_t nb) const {
-    if (gpu_failed_ || !gpu_usable() || gpu_mode() == GpuMode::Off) return false;
-    const bool single = gpu::plan_product(na, nb, mod_.n).single_prime;
-    return use_gpu(for_modulus(single ? GpuOperation::ProductNttPrime : GpuOperation::ProductCrt, mod_.n),
-                   na + nb - 1);
-  }
-
-  bool on_gpu(const ulong* a, size_t na, const ulong* b, size_t nb, size_t n, ulong* out) {
-    try {
-      gpu::convolve_mod(a, na, b, nb, n, false, mod_.n, out);
-    } catch (const gpu::Error& e) {
-      gpu_failure_notice(e, na + nb - 1, "a product of the division");
-      gpu_failed_ = true;
-      return false;
-    }
-    const bool single = gpu::plan_product(na, nb, mod_.n).single_prime;
-    engine_note(single ? "gpu ntt product" : "gpu crt product", static_cast<double>(na + nb - 1),
-                modular_detail(*m_, na, nb));
-    return true;
   }
 
   // The CPU's transforms from the product crossover, unless the shorter operand is short enough
@@ -133,7 +111,6 @@ class CyclicProducts {
 
   ModulusPtr m_;
   nmod_t mod_;
-  bool gpu_failed_ = false;
 };
 
 // ---- Newton's iteration ----------------------------------------------------------------------
@@ -167,13 +144,23 @@ void newton_step(const ulong* h, size_t nh, ulong* g, size_t k, size_t K, Cyclic
   _nmod_vec_neg(g + k, correction.data(), static_cast<slong>(m), product.mod());
 }
 
+// The precision Newton's steps start from: `precision` halved (rounded up) down to the base.
+size_t base_precision(size_t precision) {
+  while (precision > newton_base_precision) precision = (precision + 1) / 2;
+  return precision;
+}
+
+// out[0, k) = h^-1 mod x^k by FLINT, h[0, nh).
+void flint_inverse(const ulong* h, size_t nh, size_t k, const nmod_t& mod, ulong* out) {
+  _nmod_poly_inv_series_newton(out, h, static_cast<slong>(std::min(nh, k)), static_cast<slong>(k), mod);
+}
+
 Words inverse_series(const ulong* h, size_t nh, size_t precision, CyclicProducts& product) {
-  std::vector<size_t> precisions;  // from `precision` down, halved (rounded up) to the base
-  size_t k = precision;
-  for (; k > newton_base_precision; k = (k + 1) / 2) precisions.push_back(k);
+  std::vector<size_t> precisions;  // from `precision` down to above the base
+  size_t k = base_precision(precision);
+  for (size_t K = precision; K > k; K = (K + 1) / 2) precisions.push_back(K);
   Words g(precision);
-  _nmod_poly_inv_series_newton(g.data(), h, static_cast<slong>(std::min(nh, k)), static_cast<slong>(k),
-                               product.mod());
+  flint_inverse(h, nh, k, product.mod(), g.data());
   for (auto K = precisions.rbegin(); K != precisions.rend(); ++K) {
     newton_step(h, nh, g.data(), k, *K, product);
     k = *K;
@@ -220,12 +207,67 @@ struct NewtonDivision {
   ModPoly quotient, remainder;
 };
 
+// The first terms of rev(m)^-1 (FLINT's) from which the GPU grows the inverse to `precision`.
+Words gpu_base_inverse(const ulong* m, size_t nm, size_t precision, const nmod_t& mod) {
+  const size_t k = base_precision(precision);
+  const Words h = reversed_top(m, nm, std::min(nm, k));
+  Words base(k);
+  flint_inverse(h.data(), h.size(), k, mod, base.data());
+  return base;
+}
+
+// Whether the GPU takes a division or powmod whose largest product has operands of these lengths:
+// then it takes every product of it, without a round trip each (gpu::divide_mod, power_modulo).
+// The products' crossover is asked at `compared_length` of that product.
+bool newton_goes_to_gpu(size_t length1, size_t length2, ulong p, size_t compared_length) {
+  if (!gpu_usable() || gpu_mode() == GpuMode::Off) return false;
+  const bool single = gpu::plan_product(length1, length2, p).single_prime;
+  return use_gpu(for_modulus(single ? GpuOperation::ProductNttPrime : GpuOperation::ProductCrt, p), compared_length);
+}
+
+// A division's largest product is rev(f) i (nq by nq terms), or for a short quotient the
+// remainder's q b (min(nq, nb - 1) by nb - 1). It goes to the GPU from twice the products'
+// crossover: its 2 log2(nq) products there each pay their launches, where the cores take cyclic
+// products of half a product's length. On the H100 machine (twenty-third session) at the
+// products' crossover the GPU lost by 23-62% (divisions of 2^10 terms modulo a 62-bit NTT prime,
+// of 2^11 modulo 10^9 + 7 and 2^61 - 1), from twice it the GPU won (7% to 1.4x there, more above).
+// powmod, whose steps are all of one size, keeps the products' crossover: there the GPU won by
+// 1.5-2x already at the crossover (2^10 terms modulo the 62-bit prime, 2^11 modulo 10^9 + 7).
+bool division_goes_to_gpu(size_t nq, size_t nb, ulong p) {
+  if (nb < 2) return false;
+  const size_t longer = std::max(nq, nb - 1);
+  return newton_goes_to_gpu(nq, longer, p, (nq + longer) / 2);
+}
+
+// f = q g + r with every product on the GPU; nullopt after a notice when the GPU failed.
+std::optional<NewtonDivision> divide_on_gpu(const ModPoly& f, const ModPoly& g, bool want_remainder) {
+  const size_t na = static_cast<size_t>(f.length()), nb = static_cast<size_t>(g.length()), nq = na - nb + 1;
+  const ModulusPtr& m = f.modulus();
+  const Words base = gpu_base_inverse(g.nmod()->coeffs, nb, nq, m->nmod());
+  NewtonDivision d{ModPoly(m), ModPoly(m)};
+  try {
+    Words r(want_remainder ? nb - 1 : 0);
+    d.quotient = written(m, nq, [&](ulong* q) {
+      gpu::divide_mod(f.nmod()->coeffs, na, g.nmod()->coeffs, nb, m->word(), base.data(), base.size(), q,
+                      want_remainder ? r.data() : nullptr);
+    });
+    if (want_remainder) d.remainder = written(m, nb - 1, [&](ulong* out) { std::copy(r.begin(), r.end(), out); });
+  } catch (const gpu::Error& e) {
+    gpu_failure_notice(e, na, "the division");
+    return std::nullopt;
+  }
+  engine_note("gpu newton division", static_cast<double>(2 * nq - 1), modular_detail(*m, na, nb));
+  return d;
+}
+
 // f = q g + r by Newton's iteration; with want_remainder false r stays 0. Word-size modulus,
 // len f >= len g >= 1, g's leading coefficient invertible.
 NewtonDivision divide_by_newton(const ModPoly& f, const ModPoly& g, bool want_remainder) {
   const size_t na = static_cast<size_t>(f.length()), nb = static_cast<size_t>(g.length()), nq = na - nb + 1;
   const ulong *a = f.nmod()->coeffs, *b = g.nmod()->coeffs;
   engine_explain("division by newton iteration", static_cast<double>(na), modular_detail(*f.modulus(), na, nb));
+  if (division_goes_to_gpu(nq, nb, f.modulus()->word()))
+    if (std::optional<NewtonDivision> d = divide_on_gpu(f, g, want_remainder)) return std::move(*d);
   CyclicProducts product(f.modulus());
   const Words h = reversed_top(b, nb, std::min(nb, nq));
   const Words inverse = inverse_series(h.data(), h.size(), nq, product);
@@ -303,6 +345,27 @@ class PowersModulo {
   CyclicProducts& product_;
   Words inverse_;
 };
+
+// base^e mod m with every product on the GPU (gpu::power_modulo); base reduced and nonzero,
+// len m >= 3, e >= 1. nullopt after a notice when the GPU failed.
+std::optional<ModPoly> powmod_on_gpu(const ModPoly& base, const fmpz_t e, const ModPoly& m) {
+  const size_t nm = static_cast<size_t>(m.length());
+  const ModulusPtr& modulus = m.modulus();
+  const Words inverse_base = gpu_base_inverse(m.nmod()->coeffs, nm, nm - 2, modulus->nmod());
+  std::vector<ulong> exponent(std::max<size_t>(1, fmpz_size(e)));
+  fmpz_get_ui_array(exponent.data(), static_cast<slong>(exponent.size()), e);
+  try {
+    ModPoly r = written(modulus, nm - 1, [&](ulong* out) {
+      gpu::power_modulo(base.nmod()->coeffs, static_cast<size_t>(base.length()), exponent.data(), exponent.size(),
+                        m.nmod()->coeffs, nm, modulus->word(), inverse_base.data(), inverse_base.size(), out);
+    });
+    engine_note("gpu newton powmod", static_cast<double>(2 * nm - 3), modular_detail(*modulus, nm, fmpz_bits(e)));
+    return r;
+  } catch (const gpu::Error& error) {
+    gpu_failure_notice(error, nm, "the powmod");
+    return std::nullopt;
+  }
+}
 
 bool one_transform_modulo(ulong n, size_t length) {
   return n > 2 && (n - 1) % power_of_two_at_least(length) == 0 && n_is_prime(n);
@@ -386,6 +449,9 @@ ModPoly powmod_newton(const ModPoly& f, const fmpz_t e, const ModPoly& m) {
   if (fmpz_is_zero(e)) return modpoly_constant(Fmpz(1).get(), f.modulus());
   engine_explain("powmod by newton reduction", static_cast<double>(m.length()),
                  modular_detail(*m.modulus(), static_cast<size_t>(m.length()), fmpz_bits(e)));
+  const size_t nm = static_cast<size_t>(m.length());
+  if (nm >= 3 && !base.is_zero() && newton_goes_to_gpu(nm - 1, nm - 1, m.modulus()->word(), 2 * nm - 3))
+    if (std::optional<ModPoly> r = powmod_on_gpu(base, e, m)) return std::move(*r);
   CyclicProducts product(f.modulus());
   PowersModulo powers(m, product);
   const Words r = powers.power(Words(base.nmod()->coeffs, base.nmod()->coeffs + base.length()), e);

@@ -11,7 +11,10 @@
 // rev(q) = rev(f) i mod x^Q and r = f - q g. Each step's two products are cyclic of the power of
 // two L >= K: h i mod x^K wraps its terms from L onto those below k, which are known (1, 0, ...),
 // and the correction i e mod x^(K-k) has at most 2(K-k) - 1 <= L terms. The remainder has fewer
-// than B terms, so it is f - q g modulo x^L - 1 for the power of two L >= B - 1.
+// than B terms, so it is f - q g modulo x^L - 1 for the power of two L >= B - 1. Those cyclic
+// products run on the CPU's transforms (or FLINT's products when short). Where the GPU would take
+// the division's largest product, the whole division goes there instead (gpu::divide_mod: full
+// products on the device, no round trip each), and so does powmod (gpu::power_modulo).
 #include "modpoly.hpp"
 #include "words.hpp"
 

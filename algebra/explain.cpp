@@ -339,6 +339,14 @@ std::string explain_note(const EngineNote& n) {
     text = convolution_on_gpu(n, is(n, "gpu crt negacyclic convolution"));
   } else if (is(n, "division by newton iteration")) {
     text = newton_division(n);
+  } else if (is(n, "gpu newton division")) {
+    text = "the same on the GPU, product after product there (NTTs modulo p, or CRT primes and Garner): the "
+           "inverse grown from FLINT's first terms, the quotient and the remainder; only f, g, those first terms, "
+           "q and r cross the bus";
+  } else if (is(n, "gpu newton powmod")) {
+    text = "the same on the GPU: m, f and FLINT's first terms of the inverse go up once, the inverse is grown, "
+           "every square and product and its reduction runs there (NTTs modulo p, or CRT primes and Garner), and "
+           "only the result comes back";
   } else if (is(n, "flint nmod_poly_divrem") || is(n, "flint fmpz_mod_poly_divrem")) {
     const char* function = is(n, "flint nmod_poly_divrem") ? "nmod_poly_divrem" : "fmpz_mod_poly_divrem";
     text = "division with remainder in " + ring(d) + "[x] of lengths " + number(d.length1) + " by " +

@@ -177,6 +177,24 @@ bool power_in_one_transform(std::size_t na, std::uint64_t e, std::uint64_t p);
 void power_mod(const std::uint64_t* a, std::size_t na, std::uint64_t e, std::uint64_t p, std::uint64_t* out,
                Algorithm algorithm = Algorithm::fast);
 
+// ---------------------------------------------------------------- division in Z/pZ[x]
+// a = q b + r modulo p (any 2 <= p < 2^64; b's leading coefficient invertible) by Newton's
+// iteration with every product on the device (division.cu): the inverse of rev(b) = x^(nb-1) b(1/x)
+// modulo x^(na - nb + 1) grown from its first base_length terms (the caller's, e.g. FLINT's
+// inverse series), the precision doubled with two products a step; then rev(q) = rev(a) inv and
+// r = a - q b. Only a, b, the base and the results cross the bus. q receives na - nb + 1 words, r
+// (unless null) nb - 1. Needs na >= nb >= 2, words in [0, p), 1 <= base_length <= na - nb + 1.
+void divide_mod(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb, std::uint64_t p,
+                const std::uint64_t* base, std::size_t base_length, std::uint64_t* q, std::uint64_t* r,
+                Algorithm algorithm = Algorithm::fast);
+// out[0, nm - 1) = f^e mod m modulo p (zero-padded), square and multiply on the device, every
+// product reduced through the inverse of rev(m) to nm - 2 terms grown as divide_mod grows it
+// (base: its first base_length terms). e: e_words little-endian 64-bit words, e >= 1. Needs
+// nm >= 3, 1 <= nf < nm, words in [0, p), m's leading coefficient invertible.
+void power_modulo(const std::uint64_t* f, std::size_t nf, const std::uint64_t* e, std::size_t e_words,
+                  const std::uint64_t* m, std::size_t nm, std::uint64_t p, const std::uint64_t* base,
+                  std::size_t base_length, std::uint64_t* out, Algorithm algorithm = Algorithm::fast);
+
 // How multiply_mod would compute a product of `length` coefficients mod p (for tests, the
 // benchmark and the dispatcher): 1 prime (the modulus itself) or the number of CRT primes.
 struct ProductPlan {

@@ -66,6 +66,18 @@ void convolve_mod(const std::uint64_t*, std::size_t, const std::uint64_t*, std::
     unavailable();
 }
 
+void divide_mod(const std::uint64_t*, std::size_t, const std::uint64_t*, std::size_t, std::uint64_t,
+                const std::uint64_t*, std::size_t, std::uint64_t*, std::uint64_t*, Algorithm)
+{
+    unavailable();
+}
+
+void power_modulo(const std::uint64_t*, std::size_t, const std::uint64_t*, std::size_t, const std::uint64_t*,
+                  std::size_t, std::uint64_t, const std::uint64_t*, std::size_t, std::uint64_t*, Algorithm)
+{
+    unavailable();
+}
+
 bool power_in_one_transform(std::size_t, std::uint64_t, std::uint64_t) { return false; }
 void power_mod(const std::uint64_t*, std::size_t, std::uint64_t, std::uint64_t, std::uint64_t*, Algorithm)
 {

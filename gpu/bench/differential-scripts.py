@@ -3,11 +3,14 @@
 # random large operations twice, with gpu("on") and gpu("off"), and stops with an error at the
 # first result that differs. Products in Z/pZ[x] for 15 moduli (NTT primes, CRT primes, composite,
 # above 64 bits), powers, Z[x] and integer products, fft / ifft, convolve / negaconvolve (over
-# Z/pZ and Z), at lengths around the crossovers and transform sizes.
-# Usage: differential-scripts.py SEED COUNT > d.cas; then on the device: cas d.cas
+# Z/pZ and Z), division (//, %, divrem) and powmod, at lengths around the crossovers and transform
+# sizes.
+# Usage: differential-scripts.py SEED COUNT [division] > d.cas; then on the device: cas d.cas
+# ("division": every operation a product, division or powmod by a monic fb)
 # (prints "checks COUNT all equal"). Without a GPU both runs take the CPU, which checks the script.
 import random, sys
 seed, count = int(sys.argv[1]), int(sys.argv[2])
+division_only = len(sys.argv) > 3 and sys.argv[3] == "division"
 random.seed(seed)
 PRIMES = ["998244353", "2013265921", "469762049", "3", "2", "65537", "1000000007", "4611686018427387847",
           "18446744069414584321", "18446744073709551557", "(2^62 - 57)", "4294967291", "(3 * 1000000007)", "(2^89 - 1)", "(2^127 - 1)"]
@@ -17,7 +20,7 @@ def length():
 lines = ['seed(%d);' % seed, 'fn both(name, a, b) { if a != b { print("MISMATCH ", name); assert(false, name) } }',
          'checks = 0;']
 for k in range(count):
-    r = random.random()
+    r = 1.0 if division_only else random.random()
     if r < 0.35:
         p = random.choice(PRIMES); na, nb = length(), length()
         expr = "randpoly(%d, %s) * randpoly(%d, %s)" % (na, p, nb, p)
@@ -48,8 +51,10 @@ for k in range(count):
         p = random.choice([q for q in PRIMES if q != "(3 * 1000000007)"])  # // needs an invertible lc
         na = length()
         nb = max(1, na // 3)  # fb monic of degree nb: never zero, even modulo 2
+        op = random.choice(["fa * fb - fb * fa", "(fa * fb) // fb", "(fa + 1) * (fa - 1)", "divrem(fa, fb)",
+                            "fa % fb", "powmod(fa, 1000003, fb)"])
+        if op.startswith("powmod"): nb = min(nb, 4097)  # FLINT's powmod above 64 bits: seconds from there
         setup = "fa = randpoly(%d, %s); fb = randpoly(%d, %s) + x^%d;" % (na, p, nb, p, nb)
-        op = random.choice(["fa * fb - fb * fa", "(fa * fb) // fb", "(fa + 1) * (fa - 1)"])
     lines.append(setup)
     lines.append('gpu("on"); g = %s; gpu("off"); c = %s; gpu("auto"); both("%d: %s", g, c); checks = checks + 1;' % (op, op, k, setup.replace('"', "'") + " " + op))
 lines.append('print("checks ", checks, " all equal");')
