@@ -8,6 +8,7 @@
 // Rows: product length 2^k - 1 (operands of 2^(k-1) coefficients), best of the runs that fit S
 // seconds (at least 3); primes: the CRT primes, or p for one transform modulo p; dispatch: the
 // engine cas picks at that length without a GPU.
+#include "algebra/bench/best_time.hpp"
 #include "algebra/dispatch.hpp"
 #include "algebra/multimodular.hpp"
 #include "algebra/ntt_cpu_lanes.hpp"
@@ -47,19 +48,7 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-template <class F>
-double best_ms(double seconds, F&& f) {
-  using Clock = std::chrono::steady_clock;
-  double best = 1e300;
-  const auto start = Clock::now();
-  for (int run = 0; run < 3 || std::chrono::duration<double>(Clock::now() - start).count() < seconds; run++) {
-    const auto t0 = Clock::now();
-    f();
-    best = std::min(best, std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-    if (run >= 50) break;
-  }
-  return best;
-}
+using cas::bench::best_ms;
 
 // primes: the CRT primes, 0 for one transform modulo p itself.
 void print_row(const char* what, const char* ring, int k, size_t primes, double reference, double ours, bool same,

@@ -10,6 +10,7 @@
 // powmod choose at that size. --grid 1 prints
 // instead, per modulus, FLINT's time over Newton's for quotients and divisors of 2^min..2^max terms
 // (where the crossover of division.cpp comes from).
+#include "algebra/bench/best_time.hpp"
 #include "algebra/dispatch.hpp"
 #include "algebra/division.hpp"
 #include "algebra/engine.hpp"
@@ -57,19 +58,7 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-template <class F>
-double best_ms(double seconds, F&& f) {
-  using Clock = std::chrono::steady_clock;
-  double best = 1e300;
-  const auto start = Clock::now();
-  for (int run = 0; run < 3 || std::chrono::duration<double>(Clock::now() - start).count() < seconds; run++) {
-    const auto t0 = Clock::now();
-    f();
-    best = std::min(best, std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-    if (run >= 30) break;
-  }
-  return best;
-}
+using cas::bench::best_ms;
 
 // `length` uniform residues, the leading one nonzero.
 cas::ModPoly random_poly(const cas::ModulusPtr& m, size_t length, flint_rand_t state) {
