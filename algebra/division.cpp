@@ -192,16 +192,6 @@ void remainder_from_quotient(const ulong* a, size_t na, const ulong* b, size_t n
   _nmod_vec_sub(r, a_folded.data(), qb.data(), static_cast<slong>(nb - 1), mod);
 }
 
-// A polynomial of `length` coefficients that write(coeffs) puts in place, normalised.
-template <class Write>
-ModPoly written(const ModulusPtr& m, size_t length, Write&& write) {
-  ModPoly r(m);
-  r.fit_length(static_cast<slong>(length));
-  write(r.nmod()->coeffs);
-  r.nmod()->length = static_cast<slong>(length);
-  _nmod_poly_normalise(r.nmod());
-  return r;
-}
 
 struct NewtonDivision {
   ModPoly quotient, remainder;
@@ -247,11 +237,11 @@ std::optional<NewtonDivision> divide_on_gpu(const ModPoly& f, const ModPoly& g, 
   NewtonDivision d{ModPoly(m), ModPoly(m)};
   try {
     Words r(want_remainder ? nb - 1 : 0);
-    d.quotient = written(m, nq, [&](ulong* q) {
+    d.quotient = written_modpoly(m, nq, [&](ulong* q) {
       gpu::divide_mod(f.nmod()->coeffs, na, g.nmod()->coeffs, nb, m->word(), base.data(), base.size(), q,
                       want_remainder ? r.data() : nullptr);
     });
-    if (want_remainder) d.remainder = written(m, nb - 1, [&](ulong* out) { std::copy(r.begin(), r.end(), out); });
+    if (want_remainder) d.remainder = modpoly_from_words(m, r.data(), r.size());
   } catch (const gpu::Error& e) {
     gpu_failure_notice(e, na, "the division");
     return std::nullopt;
@@ -271,11 +261,11 @@ NewtonDivision divide_by_newton(const ModPoly& f, const ModPoly& g, bool want_re
   CyclicProducts product(f.modulus());
   const Words h = reversed_top(b, nb, std::min(nb, nq));
   const Words inverse = inverse_series(h.data(), h.size(), nq, product);
-  NewtonDivision d{written(f.modulus(), nq,
+  NewtonDivision d{written_modpoly(f.modulus(), nq,
                            [&](ulong* q) { quotient_with_inverse(a, na, nb, inverse.data(), product, q); }),
                    ModPoly(f.modulus())};
   if (want_remainder)
-    d.remainder = written(f.modulus(), nb - 1, [&](ulong* r) {
+    d.remainder = written_modpoly(f.modulus(), nb - 1, [&](ulong* r) {
       remainder_from_quotient(a, na, b, nb, d.quotient.nmod()->coeffs, nq, product, r);
     });
   return d;
@@ -355,7 +345,7 @@ std::optional<ModPoly> powmod_on_gpu(const ModPoly& base, const fmpz_t e, const 
   std::vector<ulong> exponent(std::max<size_t>(1, fmpz_size(e)));
   fmpz_get_ui_array(exponent.data(), static_cast<slong>(exponent.size()), e);
   try {
-    ModPoly r = written(modulus, nm - 1, [&](ulong* out) {
+    ModPoly r = written_modpoly(modulus, nm - 1, [&](ulong* out) {
       gpu::power_modulo(base.nmod()->coeffs, static_cast<size_t>(base.length()), exponent.data(), exponent.size(),
                         m.nmod()->coeffs, nm, modulus->word(), inverse_base.data(), inverse_base.size(), out);
     });

@@ -47,4 +47,16 @@ class ModPoly {
 // reduced residues; copied as one block, not coefficient by coefficient.
 ModPoly modpoly_from_words(const ModulusPtr& m, const ulong* words, size_t count);
 
+// The polynomial over a word-size Z/pZ (p = m) whose `length` coefficients write(coeffs) puts
+// straight into FLINT's array (an engine's result), normalised. What write throws passes through.
+template <class Write>
+ModPoly written_modpoly(const ModulusPtr& m, size_t length, Write&& write) {
+  ModPoly r(m);
+  r.fit_length(static_cast<slong>(length));
+  write(r.nmod()->coeffs);
+  r.nmod()->length = static_cast<slong>(length);
+  _nmod_poly_normalise(r.nmod());
+  return r;
+}
+
 }  // namespace cas

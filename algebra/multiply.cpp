@@ -45,18 +45,6 @@ GpuOperation product_operation(const ModPoly& a, size_t length) {
   return for_modulus(one_prime ? GpuOperation::ProductNttPrime : GpuOperation::ProductCrt, p);
 }
 
-// A polynomial over a's word-size ring whose `length` coefficients write(coeffs) puts straight into
-// FLINT's array (an engine's product or power), normalised. What write throws passes through.
-template <class Write>
-ModPoly written_modpoly(const ModPoly& a, size_t length, Write&& write) {
-  ModPoly r(a.modulus());
-  r.fit_length(static_cast<slong>(length));
-  write(r.nmod()->coeffs);
-  r.nmod()->length = static_cast<slong>(length);
-  _nmod_poly_normalise(r.nmod());
-  return r;
-}
-
 template <class Poly>
 size_t shorter_length(const Poly& a, const Poly& b) {
   return static_cast<size_t>(std::min(a.length(), b.length()));
@@ -96,7 +84,7 @@ ModPoly scale_on_cores(const ModPoly& f, const ModPoly& constant) {
   }
   const ulong c = constant.nmod()->coeffs[0];
   const nmod_t mod = f.modulus()->nmod();
-  return written_modpoly(f, static_cast<size_t>(n), [&](ulong* out) {
+  return written_modpoly(f.modulus(), static_cast<size_t>(n), [&](ulong* out) {
     parallel_ranges(static_cast<size_t>(n), scaling_grain, [&](size_t begin, size_t end) {
       _nmod_vec_scalar_mul_nmod(out + begin, f.nmod()->coeffs + begin, static_cast<slong>(end - begin), c, mod);
     });
@@ -109,7 +97,7 @@ std::optional<ModPoly> multiply_on_gpu(const ModPoly& a, const ModPoly& b, GpuOp
   const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
   std::optional<ModPoly> r;
   try {
-    r = written_modpoly(a, length, [&](ulong* out) {
+    r = written_modpoly(a.modulus(), length, [&](ulong* out) {
       gpu::multiply_mod(a.nmod()->coeffs, static_cast<size_t>(a.length()), b.nmod()->coeffs,
                         static_cast<size_t>(b.length()), a.modulus()->word(), out);
     });
@@ -226,7 +214,7 @@ bool wants_cpu_ntt(const ModPoly& a, const ModPoly& b) {
 // The product through the CPU's transforms, modulo p or through CRT primes.
 ModPoly multiply_on_cpu_ntt(const ModPoly& a, const ModPoly& b) {
   const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
-  ModPoly r = written_modpoly(a, length, [&](ulong* out) {
+  ModPoly r = written_modpoly(a.modulus(), length, [&](ulong* out) {
     multiply_words_cpu_ntt(a.nmod()->coeffs, static_cast<size_t>(a.length()), b.nmod()->coeffs,
                            static_cast<size_t>(b.length()), a.modulus()->nmod(), out);
   });
@@ -328,7 +316,7 @@ bool power_fits_one_transform(const ModPoly& a, ulong e) {
 std::optional<ModPoly> power_in_one_transform_on_gpu(const ModPoly& a, ulong e, size_t result_length) {
   std::optional<ModPoly> r;
   try {
-    r = written_modpoly(a, result_length, [&](ulong* out) {
+    r = written_modpoly(a.modulus(), result_length, [&](ulong* out) {
       gpu::power_mod(a.nmod()->coeffs, static_cast<size_t>(a.length()), e, a.modulus()->word(), out);
     });
   } catch (const gpu::Error& error) {
@@ -354,7 +342,7 @@ ModPoly power_by_squaring(const ModPoly& a, ulong e) {
 
 // a^e through the CPU's transforms in one transform modulo p.
 ModPoly power_on_cpu_ntt(const ModPoly& a, ulong e, size_t result_length) {
-  ModPoly r = written_modpoly(a, result_length, [&](ulong* out) {
+  ModPoly r = written_modpoly(a.modulus(), result_length, [&](ulong* out) {
     power_words_cpu_ntt(a.nmod()->coeffs, static_cast<size_t>(a.length()), e, a.modulus()->nmod(), out);
   });
   engine_note("cpu ntt power", static_cast<double>(result_length), product_detail(a, a.length(), static_cast<slong>(e)));
