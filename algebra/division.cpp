@@ -46,6 +46,20 @@ OperationDetail modular_detail(const Modulus& m, size_t length1, size_t length2)
 constexpr size_t newton_quotient_from = 128, newton_divisor_from = 256;
 constexpr size_t small_modulus_bound = size_t{1} << 17, small_modulus_transforms_from = size_t{1} << 17;
 
+// Whether one transform modulo n of this length (rounded up to a power of two) will do: n prime and
+// that power of two dividing n - 1.
+bool one_transform_modulo(ulong n, size_t length) {
+  return n > 2 && (n - 1) % power_of_two_at_least(length) == 0 && n_is_prime(n);
+}
+
+// x modulo x^n - 1 (its terms summed by their index mod n): min(length, n) terms.
+Words folded(const ulong* x, size_t length, size_t n, const nmod_t& mod) {
+  Words out(x, x + std::min(length, n));
+  for (size_t start = n; start < length; start += n)
+    _nmod_vec_add(out.data(), out.data(), x + start, static_cast<slong>(std::min(n, length - start)), mod);
+  return out;
+}
+
 // ---- the cyclic products Newton's steps are made of on the CPU -----------------------------------
 // The CPU's transforms of length n (modulo p itself or CRT primes), or FLINT's product folded for
 // short ones. (Where the GPU takes the division's largest product it takes the whole division.)
@@ -67,16 +81,11 @@ class CyclicProducts {
   }
 
  private:
-  bool one_transform(size_t n) const {
-    const ulong p = mod_.n;
-    return p > 2 && (p - 1) % n == 0 && m_->is_prime();
-  }
-
   // The CPU's transforms from the product crossover, unless the shorter operand is short enough
   // for FLINT's product (dispatch.hpp; a remainder's product when the quotient is short): a cyclic
   // product takes transforms of half a product's length, so this keeps them where they surely pay.
   bool transforms_pay(size_t na, size_t nb, size_t n) const {
-    const bool one = one_transform(n);
+    const bool one = one_transform_modulo(mod_.n, n);
     if (!one && mod_.n < small_modulus_bound && n < small_modulus_transforms_from) return false;  // see above
     return use_cpu_ntt(one, mod_.n, na + nb - 1) &&
            !short_operand_stays_with_flint(short_operand_class(one, mod_.n), std::min(na, nb));
@@ -85,7 +94,7 @@ class CyclicProducts {
   void on_cpu_transforms(const ulong* a, size_t na, const ulong* b, size_t nb, size_t n, ulong* out) {
     convolve_words_cpu_ntt(a, na, b, nb, n, false, mod_, out);
     OperationDetail d = modular_detail(*m_, n, 0);
-    if (one_transform(n)) {
+    if (one_transform_modulo(mod_.n, n)) {
       engine_note("cpu ntt convolution", static_cast<double>(n), d);
       return;
     }
@@ -101,11 +110,8 @@ class CyclicProducts {
     }
     Words product(na + nb - 1);
     _nmod_poly_mul(product.data(), a, static_cast<slong>(na), b, static_cast<slong>(nb), mod_);
-    std::fill(out, out + n, 0);
-    for (size_t start = 0; start < product.size(); start += n) {
-      const size_t count = std::min(n, product.size() - start);
-      _nmod_vec_add(out, out, product.data() + start, static_cast<slong>(count), mod_);
-    }
+    const Words wrapped = folded(product.data(), product.size(), n, mod_);
+    std::fill(std::copy(wrapped.begin(), wrapped.end(), out), out + n, 0);
     engine_note("flint nmod_poly_mul", static_cast<double>(na + nb), modular_detail(*m_, na, nb));
   }
 
@@ -121,14 +127,6 @@ constexpr size_t newton_base_precision = 256;
 Words reversed_top(const ulong* x, size_t length, size_t count) {
   Words out(count);
   std::reverse_copy(x + (length - count), x + length, out.begin());
-  return out;
-}
-
-// x modulo x^n - 1 (its terms summed by their index mod n): min(length, n) terms.
-Words folded(const ulong* x, size_t length, size_t n, const nmod_t& mod) {
-  Words out(x, x + std::min(length, n));
-  for (size_t start = n; start < length; start += n)
-    _nmod_vec_add(out.data(), out.data(), x + start, static_cast<slong>(std::min(n, length - start)), mod);
   return out;
 }
 
@@ -191,7 +189,6 @@ void remainder_from_quotient(const ulong* a, size_t na, const ulong* b, size_t n
   product(q_folded.data(), q_folded.size(), b_folded.data(), b_folded.size(), n, qb.data());
   _nmod_vec_sub(r, a_folded.data(), qb.data(), static_cast<slong>(nb - 1), mod);
 }
-
 
 struct NewtonDivision {
   ModPoly quotient, remainder;
@@ -357,10 +354,6 @@ std::optional<ModPoly> powmod_on_gpu(const ModPoly& base, const fmpz_t e, const 
   }
 }
 
-bool one_transform_modulo(ulong n, size_t length) {
-  return n > 2 && (n - 1) % power_of_two_at_least(length) == 0 && n_is_prime(n);
-}
-
 bool goes_through_newton(const ModPoly& f, const ModPoly& g) {
   return f.word() && f.length() >= g.length() &&
          newton_division_pays(static_cast<size_t>(f.length() - g.length() + 1), static_cast<size_t>(g.length()),
@@ -406,7 +399,10 @@ std::pair<ModPoly, ModPoly> divrem_newton(const ModPoly& f, const ModPoly& g) {
 
 std::pair<ModPoly, ModPoly> divrem(const ModPoly& f, const ModPoly& g) {
   require_divisor(f, g);
-  if (goes_through_newton(f, g)) return divrem_newton(f, g);
+  if (goes_through_newton(f, g)) {
+    NewtonDivision d = divide_by_newton(f, g, true);
+    return {std::move(d.quotient), std::move(d.remainder)};
+  }
   note_flint_division(f, g);
   return divrem_flint(f, g);
 }
