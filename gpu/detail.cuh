@@ -125,8 +125,9 @@ void ntt_stockham(T* data, int log_n, std::size_t batch, const Modulus<T>& m, co
 // fused step saves one read and write of the whole array (a memory sweep).
 //   first_mode 1: the input of vector v (v < 2) is src[v][0, count[v]) as 64-bit words, reduced
 //                 mod p (any word) and zero-padded to n: replaces to_residues.
-//   first_mode 2: the input is data[i] * data[n + i] mod p (vectors 0 and 1 of data), a
-//                 transform of batch 1: replaces the pointwise product.
+//   first_mode 2: the input is data[i] * data[n + i] mod p (vectors 0 and 1 of data), or
+//                 data[i] * second[i] when `second` is set (a kept spectrum, left in L2, or data
+//                 itself: a square), a transform of batch 1: replaces the pointwise product.
 //   widen_out:    the last pass writes out[i] = y[i] as 64-bit words for i < out_count instead of
 //                 data: replaces the widen / copy of the result.
 template <class T>
@@ -136,6 +137,7 @@ struct Fusion {
     const std::uint64_t* src0 = nullptr;
     const std::uint64_t* src1 = nullptr;
     std::size_t count0 = 0, count1 = 0;
+    const T* second = nullptr;
     std::uint64_t* out = nullptr;
     std::size_t out_count = 0;
     T one_q = 0, two32 = 0, two32_q = 0;  // x mod p for 64-bit x (Shoup by 1 and by 2^32 mod p)
@@ -182,6 +184,42 @@ using SecondOperand = std::function<void()>;
 // c = a * b mod p (polymul.cu) for device words a and b (any 64-bit words), into out[0, na + nb - 1).
 void multiply_device(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb, std::uint64_t p,
                      Algorithm algorithm, std::uint64_t* out, const SecondOperand& bring_second = {});
+
+// The same modulo x^n - 1 (n a power of two >= na, nb) into out[0, min(na + nb - 1, n)): transforms
+// of n words, not of the power of two >= na + nb - 1.
+void multiply_cyclic_device(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb,
+                            std::size_t n, std::uint64_t p, Algorithm algorithm, std::uint64_t* out,
+                            const SecondOperand& bring_second = {});
+// out[0, 2 na - 1) = a^2 mod p: one forward transform a prime instead of two.
+void square_device(const std::uint64_t* a, std::size_t na, std::uint64_t p, Algorithm algorithm, std::uint64_t* out);
+
+// A fixed operand's transforms, kept on the device for cyclic products of length n with it (one
+// spectrum a transform prime: the modulus's own, or the CRT primes'): each product transforms only
+// its other operand, two transforms instead of three. The division's inverse and divisor, the
+// base of a power modulo m (division.cu).
+class KeptOperand {
+public:
+    // b[0, nb): device words in [0, p), nb <= n (a power of two); products with operands of at
+    // most `partner` words in [0, p).
+    KeptOperand(const std::uint64_t* b, std::size_t nb, std::size_t partner, std::size_t n, std::uint64_t p,
+                Algorithm algorithm);
+    // out[0, count) = (a b mod (x^n - 1)) mod p for device words a[0, na) in [0, p), na <= partner,
+    // count <= n.
+    void multiply(const std::uint64_t* a, std::size_t na, std::uint64_t* out, std::size_t count) const;
+    std::size_t length() const { return plan_.transform_length; }
+
+private:
+    template <class T>
+    void transform_rows(const std::uint64_t* b, std::size_t nb);
+    template <class T>
+    void multiply_rows(const std::uint64_t* a, std::size_t na, std::uint64_t* out, std::size_t count) const;
+
+    ProductPlan plan_;
+    std::uint64_t p_;
+    std::size_t partner_;
+    Algorithm algorithm_;
+    Scratch<std::uint64_t> spectra_;  // row i: n words of T (32 or 64 bits) for prime i
+};
 
 // out[i] = c[i] + c[i + n] (negacyclic: minus) mod p for i < n (crt.cu): the device words
 // c[0, length) of a product (length <= 2n - 1) folded modulo x^n -+ 1.

@@ -1,11 +1,13 @@
 // Division with remainder and powers modulo a polynomial in Z/pZ[x] with every product on the
 // device (ntt.hpp: divide_mod, power_modulo): Newton's iteration for the inverse of the reversed
 // divisor, then the quotient and the remainder, without a round trip per product. The products are
-// multiply_mod's (one NTT prime, or CRT primes and Garner for any other p); the kernels here only
-// reverse, negate and subtract words.
+// polymul.cu's (one NTT prime, or CRT primes and Garner for any other p; cyclic products, squares,
+// kept transforms); the kernels here only reverse, negate, add, subtract and fold words.
 #include "gpu/detail.cuh"
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 #include <vector>
 
 namespace cas::gpu {
@@ -27,13 +29,40 @@ __global__ void negate_words(const std::uint64_t* in, std::size_t n, std::uint64
         out[i] = in[i] == 0 ? 0 : p - in[i];
 }
 
-// out[i] = a[i] - b[i] mod p (both below p; out may be a)
-__global__ void subtract_words(const std::uint64_t* a, const std::uint64_t* b, std::size_t n, std::uint64_t p,
-                               std::uint64_t* out)
+// out[i] = a[i] - b[i] (subtract) or a[i] + b[i] mod p (both below p; out may be a)
+__global__ void combine_words(const std::uint64_t* a, const std::uint64_t* b, std::size_t n, std::uint64_t p,
+                              bool subtract, std::uint64_t* out)
 {
     for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
-         i += std::size_t(gridDim.x) * blockDim.x)
-        out[i] = a[i] >= b[i] ? a[i] - b[i] : a[i] + (p - b[i]);
+         i += std::size_t(gridDim.x) * blockDim.x) {
+        if (subtract) {
+            out[i] = a[i] >= b[i] ? a[i] - b[i] : a[i] + (p - b[i]);
+        } else {
+            const std::uint64_t sum = a[i] + b[i];
+            out[i] = sum < a[i] || sum >= p ? sum - p : sum;
+        }
+    }
+}
+
+// A Newton step's h i modulo x^L - 1 with K = L + 1: term L wrapped onto term 0, where h i has 1.
+__global__ void unwrap_top(std::uint64_t* product, std::size_t L, std::uint64_t p)
+{
+    product[L] = product[0] == 0 ? p - 1 : product[0] - 1;
+}
+
+// out[i] = sum of in[i + j n] over j mod p, for i < n (words below p): in[0, count) modulo x^n - 1.
+__global__ void fold_words(const std::uint64_t* in, std::size_t count, std::size_t n, std::uint64_t p,
+                           std::uint64_t* out)
+{
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+         i += std::size_t(gridDim.x) * blockDim.x) {
+        std::uint64_t sum = 0;
+        for (std::size_t at = i; at < count; at += n) {
+            const std::uint64_t next = sum + in[at];
+            sum = next < sum || next >= p ? next - p : next;
+        }
+        out[i] = sum;
+    }
 }
 
 void launch_reverse(const std::uint64_t* in, std::size_t n, std::uint64_t* out)
@@ -48,75 +77,164 @@ void launch_negate(const std::uint64_t* in, std::size_t n, std::uint64_t p, std:
     check_launch("negate_words");
 }
 
-void launch_subtract(const std::uint64_t* a, const std::uint64_t* b, std::size_t n, std::uint64_t p,
-                     std::uint64_t* out)
+void launch_combine(const std::uint64_t* a, const std::uint64_t* b, std::size_t n, std::uint64_t p, bool subtract,
+                    std::uint64_t* out)
 {
-    subtract_words<<<grid_for(n, 256), 256, 0, stream()>>>(a, b, n, p, out);
-    check_launch("subtract_words");
+    combine_words<<<grid_for(n, 256), 256, 0, stream()>>>(a, b, n, p, subtract, out);
+    check_launch("combine_words");
+}
+
+void launch_unwrap_top(std::uint64_t* product, std::size_t L, std::uint64_t p)
+{
+    unwrap_top<<<1, 1, 0, stream()>>>(product, L, p);
+    check_launch("unwrap_top");
+}
+
+std::size_t next_power_of_two(std::size_t n)
+{
+    std::size_t m = 1;
+    while (m < n) m <<= 1;
+    return m;
+}
+
+// Device words a[0, count) modulo x^n - 1: a itself when count <= n, else folded into `folded`
+// (n words). Returns the words and their number.
+std::pair<const std::uint64_t*, std::size_t> modulo_cyclic(const std::uint64_t* a, std::size_t count, std::size_t n,
+                                                           std::uint64_t p, std::uint64_t* folded)
+{
+    if (count <= n) return {a, count};
+    fold_words<<<grid_for(n, 256), 256, 0, stream()>>>(a, count, n, p, folded);
+    check_launch("fold_words");
+    return {folded, n};
 }
 
 // A divisor on the device with the inverse of its reversal: what every division by it needs.
+// Its products are cyclic where the wrap lands on terms that are known or not wanted, and its
+// fixed factors are kept transformed (KeptOperand):
+//   - a Newton step from k to K terms: h i modulo x^L - 1 with L the power of two >= K - 1 (the
+//     wrap lands below k, where h i = 1 + 0 x + ... is known, and term L = K - 1 on term 0), then
+//     i times the correction, from L = 2^16 with the transform of i[0, k) kept: five transforms of
+//     L words where plain products took three of 2L to 4L words and three of L;
+//   - the quotient: the low terms of rev(a) times the inverse, whose transform is kept for every
+//     division by b (powmod); split at a power of two P when the quotient is a little longer;
+//   - the remainder r = a - q b modulo x^L - 1 with L the power of two >= nb - 1 (deg r < L), with
+//     the transform of b mod x^L - 1 kept: transforms of L words instead of 2L.
 class Divisor {
 public:
     // b[0, nb) from the host; the inverse of rev(b) to `precision` terms grown from the host's
     // first base_length terms of it.
     Divisor(const std::uint64_t* b, std::size_t nb, std::size_t precision, const std::uint64_t* base,
             std::size_t base_length, std::uint64_t p, Algorithm algorithm)
-        : nb_(nb), precision_(precision), p_(p), algorithm_(algorithm), b_(nb), inverse_(precision),
-          scratch_(2 * std::max(precision, nb))
+        : nb_(nb), precision_(precision), split_(quotient_split(precision)),
+          remainder_length_(next_power_of_two(nb - 1)), p_(p), algorithm_(algorithm), inverse_(precision)
     {
-        b_.upload(b, nb);
+        DeviceWords b_device(b, nb);
         const std::size_t nh = std::min(nb, precision);
         Scratch<std::uint64_t> h(nh);
-        launch_reverse(b_.data() + (nb - nh), nh, h.get());
+        launch_reverse(b_device.data() + (nb - nh), nh, h.get());
         upload_bytes(inverse_.data(), base, base_length * sizeof(std::uint64_t));
         grow_inverse(h.get(), nh, base_length);
+        if (split_ != 0) kept_inverse_.emplace(inverse_.data(), split_, split_, 2 * split_, p, algorithm);
+        else kept_inverse_.emplace(inverse_.data(), precision, precision, next_power_of_two(2 * precision - 1), p,
+                                   algorithm);
+        Scratch<std::uint64_t> folded(remainder_length_);
+        const auto [words, count] = modulo_cyclic(b_device.data(), nb, remainder_length_, p, folded.get());
+        kept_divisor_.emplace(words, count, remainder_length_, remainder_length_, p, algorithm);
     }
 
-    // q[0, nq) (device) = a div b for the device words a[0, na), na - nb + 1 = nq <= precision.
-    void quotient(const std::uint64_t* a, std::size_t na, std::uint64_t* q)
+    // q[0, nq) (device) = a div b for the device words a[0, na), nq = na - nb + 1 = precision.
+    void quotient(const std::uint64_t* a, std::size_t na, std::uint64_t* q) const
     {
-        const std::size_t nq = na - nb_ + 1;
-        Scratch<std::uint64_t> top(nq);
+        const std::size_t nq = precision_;
+        if (na - nb_ + 1 != nq) throw Error("Divisor::quotient: the dividend's length does not match");
+        Scratch<std::uint64_t> top(nq), low(nq);
         launch_reverse(a + (nb_ - 1), nq, top.get());
-        multiply_device(top.get(), nq, inverse_.data(), nq, p_, algorithm_, scratch_.get());
-        launch_reverse(scratch_.get(), nq, q);
+        low_terms_times_inverse(top.get(), low.get());
+        launch_reverse(low.get(), nq, q);
     }
 
-    // r[0, nb - 1) (device) = a - q b for the quotient q[0, nq) of a: only the low nb - 1 terms of
-    // q b are needed, so both factors are cut there first.
-    void remainder(const std::uint64_t* a, const std::uint64_t* q, std::size_t nq, std::uint64_t* r)
+    // r[0, nb - 1) (device) = a - q b for the device words a[0, na) and its quotient q[0, nq),
+    // computed modulo x^L - 1 (L >= nb - 1 > deg r).
+    void remainder(const std::uint64_t* a, std::size_t na, const std::uint64_t* q, std::size_t nq,
+                   std::uint64_t* r) const
     {
-        const std::size_t low = nb_ - 1;
-        multiply_device(q, std::min(nq, low), b_.data(), low, p_, algorithm_, scratch_.get());
-        launch_subtract(a, scratch_.get(), low, p_, r);
+        const std::size_t L = remainder_length_, low = nb_ - 1;
+        Scratch<std::uint64_t> folded(2 * L), qb(low);
+        const auto [q_words, q_count] = modulo_cyclic(q, nq, L, p_, folded.get());
+        kept_divisor_->multiply(q_words, q_count, qb.get(), low);
+        const std::uint64_t* a_words = modulo_cyclic(a, na, L, p_, folded.get() + L).first;  // >= low words
+        launch_combine(a_words, qb.get(), low, p_, true, r);
     }
 
 private:
+    // Where the quotient's product splits: P when nq = P + s with P a power of two, 2 s - 1 <= P / 2
+    // (then t0 i0 modulo x^2P - 1 and two products of s terms transform fewer words than one of
+    // 4P) and P >= 2^18 (below, the six more launches cost more than the words saved); else 0.
+    static std::size_t quotient_split(std::size_t nq)
+    {
+        const std::size_t P = next_power_of_two(nq) / 2;
+        return P >= (std::size_t(1) << 18) && nq > P && 2 * (nq - P) - 1 <= P / 2 ? P : 0;
+    }
+
+    // out[0, nq) = the low nq = precision terms of t i for the device words t[0, nq) (i the
+    // inverse): split, t0 i0 (the first P terms of each) plus x^P times the low s terms of
+    // t1 i0 + t0 i1.
+    void low_terms_times_inverse(const std::uint64_t* t, std::uint64_t* out) const
+    {
+        const std::size_t nq = precision_;
+        if (split_ == 0) {
+            kept_inverse_->multiply(t, nq, out, nq);
+            return;
+        }
+        const std::size_t P = split_, s = nq - P, n = next_power_of_two(2 * s - 1);
+        kept_inverse_->multiply(t, P, out, nq);  // degree 2P - 2: exact modulo x^2P - 1
+        Scratch<std::uint64_t> cross(2 * n);
+        multiply_cyclic_device(t + P, s, inverse_.data(), s, n, p_, algorithm_, cross.get());
+        multiply_cyclic_device(t, s, inverse_.data() + P, s, n, p_, algorithm_, cross.get() + n);
+        launch_combine(out + P, cross.get(), s, p_, false, out + P);
+        launch_combine(out + P, cross.get() + n, s, p_, false, out + P);
+    }
+
     // inverse_[0, k) -> inverse_[0, precision_): i - x^k (i e mod x^(K-k)) with h i = 1 + x^k e.
     void grow_inverse(const std::uint64_t* h, std::size_t nh, std::size_t k)
     {
+        // From 2^16 words the transform of i[0, k) is kept for both products (five transforms, not
+        // six); below, where a transform costs its launches more than its words, the two products
+        // batch their operands (four launches of transforms, not five).
+        constexpr std::size_t kept_from = std::size_t(1) << 16;
         std::vector<std::size_t> precisions;
         for (std::size_t K = precision_; K > k; K = (K + 1) / 2) precisions.push_back(K);
-        Scratch<std::uint64_t> correction(precision_);
+        const std::size_t most = next_power_of_two(precision_);
+        Scratch<std::uint64_t> product(most + 1), correction(precision_), folded(most);
         for (auto K = precisions.rbegin(); K != precisions.rend(); ++K) {
-            const std::size_t m = *K - k, terms = std::min(nh, *K), product_length = terms + k - 1;
-            multiply_device(h, terms, inverse_.data(), k, p_, algorithm_, scratch_.get());
-            if (product_length < *K)  // a short divisor's h: the terms up to K are zeros
-                check(cudaMemsetAsync(scratch_.get() + product_length, 0,
+            const std::size_t m = *K - k, terms = std::min(nh, *K), L = next_power_of_two(*K - 1);
+            const auto [h_words, h_count] = modulo_cyclic(h, terms, L, p_, folded.get());  // terms <= L + 1
+            const bool wraps = terms + k - 1 > L;
+            const std::size_t product_length = std::min(terms + k - 1, L);
+            std::optional<KeptOperand> kept;
+            if (L >= kept_from) kept.emplace(inverse_.data(), k, L, L, p_, algorithm_);
+            // a[0, na) i[0, k) modulo x^L - 1 into out: min(na + k - 1, L) words
+            auto times_inverse = [&](const std::uint64_t* a, std::size_t na, std::uint64_t* out) {
+                if (kept) kept->multiply(a, na, out, std::min(na + k - 1, L));
+                else multiply_cyclic_device(a, na, inverse_.data(), k, L, p_, algorithm_, out);
+            };
+            times_inverse(h_words, h_count, product.get());  // [k, min(K, L)) as h i
+            if (product_length < *K)  // a short divisor's h: zeros up to K; or K = L + 1
+                check(cudaMemsetAsync(product.get() + product_length, 0,
                                       (*K - product_length) * sizeof(std::uint64_t), stream()),
                       "cudaMemsetAsync (grow_inverse)");
-            multiply_device(inverse_.data(), m, scratch_.get() + k, m, p_, algorithm_, correction.get());
+            if (*K == L + 1 && wraps) launch_unwrap_top(product.get(), L, p_);
+            times_inverse(product.get() + k, m, correction.get());  // degree k + m - 2 < L: no wrap
             launch_negate(correction.get(), m, p_, inverse_.data() + k);
             k = *K;
         }
     }
 
-    std::size_t nb_, precision_;
+    std::size_t nb_, precision_, split_, remainder_length_;
     std::uint64_t p_;
     Algorithm algorithm_;
-    DeviceWords b_, inverse_;
-    Scratch<std::uint64_t> scratch_;  // products: at most 2 max(precision, nb) - 1 words
+    DeviceWords inverse_;
+    std::optional<KeptOperand> kept_inverse_, kept_divisor_;
 };
 
 void require_division_operands(std::size_t na, std::size_t nb, std::size_t base_length, std::uint64_t p)
@@ -142,7 +260,7 @@ void divide_mod(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, 
     q_device.download(q, nq);
     if (!r) return;
     DeviceWords r_device(nb - 1);
-    divisor.remainder(a_device.data(), q_device.data(), nq, r_device.data());
+    divisor.remainder(a_device.data(), na, q_device.data(), nq, r_device.data());
     r_device.download(r, nb - 1);
 }
 
@@ -166,15 +284,18 @@ void power_modulo(const std::uint64_t* f, std::size_t nf, const std::uint64_t* e
     detail::check(cudaMemcpyAsync(power.data(), x.data(), nr * sizeof(std::uint64_t), cudaMemcpyDeviceToDevice,
                                   detail::stream()),
                   "cudaMemcpyAsync (power_modulo)");
+    // the base's transform is kept for the multiplications of square and multiply
+    std::optional<detail::KeptOperand> base_kept;
     auto reduce_product = [&] {
         divisor.quotient(product.data(), np, quotient.data());
-        divisor.remainder(product.data(), quotient.data(), nq, power.data());
+        divisor.remainder(product.data(), np, quotient.data(), nq, power.data());
     };
     for (std::size_t bit = bits - 1; bit-- > 0;) {
-        detail::multiply_device(power.data(), nr, power.data(), nr, p, algorithm, product.data());
+        detail::square_device(power.data(), nr, p, algorithm, product.data());
         reduce_product();
         if ((e[bit / 64] >> (bit % 64)) & 1) {
-            detail::multiply_device(power.data(), nr, x.data(), nr, p, algorithm, product.data());
+            if (!base_kept) base_kept.emplace(x.data(), nf, nr, detail::next_power_of_two(np), p, algorithm);
+            base_kept->multiply(power.data(), nr, product.data(), np);
             reduce_product();
         }
     }

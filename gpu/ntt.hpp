@@ -203,6 +203,9 @@ struct ProductPlan {
     std::size_t transform_length = 0;    // power of two >= length
 };
 ProductPlan plan_product(std::size_t na, std::size_t nb, std::uint64_t p);
+// The same for the cyclic product modulo x^n - 1 of transform length n (a power of two >= na, nb):
+// what convolve_mod and the division's Newton steps use when their length allows.
+ProductPlan plan_cyclic_product(std::size_t na, std::size_t nb, std::size_t n, std::uint64_t p);
 
 // ---------------------------------------------------------------- number theory (host, no GPU needed)
 bool is_prime(std::uint64_t n);                                 // deterministic for 64-bit n

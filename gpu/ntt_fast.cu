@@ -590,6 +590,8 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm<T>())
         // mode_load_u64: this vector's source and its length (vector 0 or 1 of the batch)
         const std::uint64_t* src = nullptr;
         std::size_t src_count = 0, src_base = 0;
+        // mode_pointwise: the tile of the other spectrum (vector 1 of x, or the caller's)
+        const T* other_spectrum = f.second ? f.second + in_base : in + (std::size_t(1) << g.log_n);
         if constexpr (MODE == mode_load_u64) {
             bool second = first != 0;
             src = second ? f.src1 : f.src0;
@@ -633,7 +635,7 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm<T>())
                             for (int k = 0; k < LV; ++k) wide[it][k] = at + k < src_count ? src[at + k] : 0;
                         } else if constexpr (MODE == mode_pointwise) {
                             load_words<LV>(in + in_offset(L), buffer[it]);
-                            load_words<LV>(in + (std::size_t(1) << g.log_n) + in_offset(L), other[it]);
+                            load_words<LV>(other_spectrum + in_offset(L), other[it]);
                         } else {
                             load_words<LV>(in + in_offset(L), buffer[it]);
                         }
@@ -737,11 +739,12 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm<T>())
         __syncthreads();
         if (g.flags & flag_discard_input) {
             // a pass after the first reads an intermediate; the fused product's first pass reads
-            // both transformed operands and overwrites the first in place (its lines stay)
+            // both transformed operands and overwrites the first in place (its lines stay; so do
+            // a kept spectrum's)
             if constexpr (ACCESS != whole_vectors && (MODE == mode_plain || MODE == mode_store_u64))
                 discard_input_tile<T, ACCESS>(in, log_r, log_c, log_s);
             if constexpr (ACCESS != whole_vectors && MODE == mode_pointwise)
-                discard_input_tile<T, ACCESS>(in + (std::size_t(1) << g.log_n), log_r, log_c, log_s);
+                if (!f.second) discard_input_tile<T, ACCESS>(other_spectrum, log_r, log_c, log_s);
         }
 
         // ---- R-point DFTs down the columns, three stages per shared-memory round trip

@@ -86,12 +86,13 @@ static std::size_t next_power_of_two(std::size_t n)
     return m;
 }
 
-ProductPlan plan_product(std::size_t na, std::size_t nb, std::uint64_t p)
+// The primes for a transform of plan.transform_length words: p itself when it allows one,
+// else CRT primes for coefficients up to min(na, nb) (p-1)^2 (a cyclic product's coefficients
+// are sums of at most min(na, nb) products too).
+static ProductPlan plan_transform(std::size_t na, std::size_t nb, std::size_t transform_length, std::uint64_t p)
 {
     ProductPlan plan;
-    if (na == 0 || nb == 0) return plan;
-    std::size_t length = na + nb - 1;
-    plan.transform_length = next_power_of_two(length);
+    plan.transform_length = transform_length;
     int log2n = 0;
     while ((std::size_t(1) << log2n) < plan.transform_length) ++log2n;
     if (p > 2 && (p - 1) % plan.transform_length == 0 && is_prime(p)) {
@@ -99,8 +100,8 @@ ProductPlan plan_product(std::size_t na, std::size_t nb, std::uint64_t p)
         plan.primes = {p};
         return plan;
     }
-    // The integer product's coefficients are at most min(na, nb) (p-1)^2; the primes' product
-    // must exceed that bound. One bit of margin covers the rounding of the logarithms.
+    // The primes' product must exceed the bound; one bit of margin covers the rounding of the
+    // logarithms.
     double bound_bits = std::log2(double(std::min(na, nb))) + 2 * std::log2(double(p - 1) + 1) + 1;
     // 31-bit primes first: Shoup products on 32-bit words run 4x the rate of 64-bit ones.
     for (int bits : {31, 62}) {
@@ -113,7 +114,21 @@ ProductPlan plan_product(std::size_t na, std::size_t nb, std::uint64_t p)
             if (have > bound_bits) return plan;
         }
     }
-    throw Error("no set of NTT primes for a product of length " + std::to_string(length));
+    throw Error("no set of NTT primes for a transform of length " + std::to_string(transform_length));
+}
+
+ProductPlan plan_product(std::size_t na, std::size_t nb, std::uint64_t p)
+{
+    if (na == 0 || nb == 0) return {};
+    return plan_transform(na, nb, next_power_of_two(na + nb - 1), p);
+}
+
+ProductPlan plan_cyclic_product(std::size_t na, std::size_t nb, std::size_t n, std::uint64_t p)
+{
+    if (na == 0 || nb == 0) return {};
+    if (n == 0 || (n & (n - 1)) != 0 || na > n || nb > n)
+        throw Error("plan_cyclic_product: needs n a power of two and operands of at most n words");
+    return plan_transform(na, nb, n, p);
 }
 
 const char* to_string(Algorithm a)

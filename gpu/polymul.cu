@@ -182,94 +182,197 @@ GarnerConstants<T> garner_constants(const std::vector<std::uint64_t>& primes, st
     return c;
 }
 
+// Whether the passes of a transform of n words modulo q can take the product's work (fused loads,
+// pointwise product, widened stores; measured at 2^24: four fewer sweeps over the arrays).
+template <class T>
+bool fuses(Algorithm algorithm, std::size_t n)
+{
+    int log_n = 0;
+    while ((std::size_t(1) << log_n) < n) ++log_n;
+    return algorithm == Algorithm::fast && (fast_options() & option_fuse_product) && fast_fusable<T>(log_n);
+}
+
+// The fused first pass that reads a[0, na) as 64-bit words, reduces them mod q and zero-pads.
+template <class T>
+Fusion<T> operand_loads(const std::uint64_t* a, std::size_t na, std::uint64_t q)
+{
+    auto reduce = make_reducer<T>(q);
+    Fusion<T> f{};
+    f.first_mode = 1;
+    f.src0 = a;
+    f.count0 = na;
+    f.one_q = reduce.one_q;
+    if constexpr (sizeof(T) == 4) {
+        f.two32 = reduce.two32;
+        f.two32_q = reduce.two32_q;
+    }
+    return f;
+}
+
+// work[0, n) = the transform modulo q of a[0, na) (any 64-bit words, na <= n) zero-padded.
+template <class T>
+void transform_operand(const std::uint64_t* a, std::size_t na, std::uint64_t q, std::size_t n, Algorithm algorithm,
+                       T* work)
+{
+    const std::uint64_t w = root_of_unity(q, n);
+    if (fuses<T>(algorithm, n)) {
+        Fusion<T> f = operand_loads<T>(a, na, q);
+        transform(work, n, 1, q, w, false, algorithm, &f);
+        return;
+    }
+    to_residues<<<grid_for(n, 256), 256, 0, stream()>>>(a, na, work, n, make_reducer<T>(q));
+    check_launch("to_residues");
+    transform(work, n, 1, q, w, false, algorithm);
+}
+
+// The inverse transform of spectrum[i] second[i] modulo q (second may be spectrum + n, a kept
+// spectrum, or spectrum itself: a square). With `out`, where the passes can widen, the result goes
+// to out[0, count) as 64-bit words (returns true); otherwise to spectrum[0, n).
+template <class T>
+bool inverse_of_product(T* spectrum, const T* second, std::uint64_t q, std::size_t n, Algorithm algorithm,
+                        std::uint64_t* out, std::size_t count)
+{
+    const std::uint64_t w = root_of_unity(q, n);
+    if (fuses<T>(algorithm, n)) {
+        Fusion<T> g{};
+        g.first_mode = 2;
+        if (second != spectrum + n) g.second = second;  // else vector 1, dropped from L2 once read
+        if (out) {
+            g.widen_out = true;
+            g.out = out;
+            g.out_count = count;
+        }
+        transform(spectrum, n, 1, q, w, true, algorithm, &g);
+        return out != nullptr;
+    }
+    pointwise_product<<<grid_for(n, 256), 256, 0, stream()>>>(spectrum, second, n, make_modulus<T>(q));
+    check_launch("pointwise_product");
+    transform(spectrum, n, 1, q, w, true, algorithm);
+    return false;
+}
+
 // work[0, n) = (a b mod q) coefficients 0..n-1 (cyclic, exact when na + nb - 1 <= n);
-// work must hold 2n words. With `out` (single-prime products), the result goes to out[0, length)
+// work must hold 2n words. With `out` (single-prime products), the result goes to out[0, count)
 // as 64-bit words instead, and work[0, n) is left undefined. Returns whether it wrote `out`.
 // With bring_second (SecondOperand), b is read only after it ran, and a's work is queued before.
 template <class T>
 bool residue_product(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb, std::uint64_t q,
-                     std::size_t n, Algorithm algorithm, T* work, std::uint64_t* out, std::size_t length,
+                     std::size_t n, Algorithm algorithm, T* work, std::uint64_t* out, std::size_t count,
                      const SecondOperand& bring_second)
 {
-    auto reduce = make_reducer<T>(q);
-    std::uint64_t w = root_of_unity(q, n);
-    int log_n = 0;
-    while ((std::size_t(1) << log_n) < n) ++log_n;
-    if (algorithm == Algorithm::fast && (fast_options() & option_fuse_product) && fast_fusable<T>(log_n)) {
-        // Fused (measured at 2^24: four fewer sweeps over the arrays; gpu/README.md): the forward
-        // transform's first pass reads the 64-bit operands, reduces and zero-pads them; the
-        // inverse's first pass multiplies the two spectra; its last pass scales by 1/n and
-        // writes the 64-bit result (single prime).
-        Fusion<T> f{};  // vector 0 reads a
-        f.first_mode = 1;
-        f.src0 = a;
-        f.count0 = na;
-        if constexpr (sizeof(T) == 4) {
-            f.one_q = reduce.one_q;
-            f.two32 = reduce.two32;
-            f.two32_q = reduce.two32_q;
-        } else {
-            f.one_q = reduce.one_q;
-        }
-        if (bring_second) {  // a's transform runs while b is brought, then b's
-            transform(work, n, 1, q, w, false, algorithm, &f);
-            bring_second();
-            Fusion<T> fb = f;
-            fb.src0 = b;
-            fb.count0 = nb;
-            transform(work + n, n, 1, q, w, false, algorithm, &fb);
-        } else {  // both in one batch: vector 1 reads b
-            f.src1 = b;
-            f.count1 = nb;
-            transform(work, n, 2, q, w, false, algorithm, &f);
-        }
-        Fusion<T> g{};
-        g.first_mode = 2;
-        if (out) {
-            g.widen_out = true;
-            g.out = out;
-            g.out_count = length;
-        }
-        transform(work, n, 1, q, w, true, algorithm, &g);
-        return out != nullptr;
+    if (bring_second) {  // a's transform runs while b is brought, then b's
+        transform_operand(a, na, q, n, algorithm, work);
+        bring_second();
+        transform_operand(b, nb, q, n, algorithm, work + n);
+    } else if (fuses<T>(algorithm, n)) {  // both in one batch: vector 1 reads b
+        Fusion<T> f = operand_loads<T>(a, na, q);
+        f.src1 = b;
+        f.count1 = nb;
+        transform(work, n, 2, q, root_of_unity(q, n), false, algorithm, &f);
+    } else {
+        auto reduce = make_reducer<T>(q);
+        to_residues<<<grid_for(n, 256), 256, 0, stream()>>>(a, na, work, n, reduce);
+        check_launch("to_residues");
+        to_residues<<<grid_for(n, 256), 256, 0, stream()>>>(b, nb, work + n, n, reduce);
+        check_launch("to_residues");
+        transform(work, n, 2, q, root_of_unity(q, n), false, algorithm);
     }
-    to_residues<<<grid_for(n, 256), 256, 0, stream()>>>(a, na, work, n, reduce);
-    check_launch("to_residues");
-    if (bring_second) bring_second();
-    to_residues<<<grid_for(n, 256), 256, 0, stream()>>>(b, nb, work + n, n, reduce);
-    check_launch("to_residues");
-    transform(work, n, 2, q, w, false, algorithm);
-    pointwise_product<<<grid_for(n, 256), 256, 0, stream()>>>(work, work + n, n, make_modulus<T>(q));
-    check_launch("pointwise_product");
-    transform(work, n, 1, q, w, true, algorithm);
-    return false;
+    return inverse_of_product(work, work + n, q, n, algorithm, out, count);
 }
 
+// out[0, count) from the residue rows work[i pitch, i pitch + count) of the plan's primes (row 0
+// alone for a single prime), unless the transforms wrote out already.
+template <class T>
+void gather_product(const T* work, std::size_t pitch, const ProductPlan& plan, std::uint64_t p, std::uint64_t* out,
+                    std::size_t count, bool written)
+{
+    if (written) return;
+    if (plan.single_prime) {
+        if constexpr (sizeof(T) == 8) {
+            check(cudaMemcpyAsync(out, work, count * sizeof(T), cudaMemcpyDeviceToDevice, stream()),
+                  "cudaMemcpyAsync (product)");
+        } else {
+            launch_convert(work, out, count);
+        }
+        return;
+    }
+    auto constants = garner_constants<T>(plan.primes, p);
+    garner<<<grid_for(count, 256), 256, 0, stream()>>>(work, pitch, count, out, constants);
+    check_launch("garner");
+}
+
+void require_prime_count(const ProductPlan& plan)
+{
+    if (plan.primes.size() > std::size_t(max_primes)) throw Error("too many CRT primes");
+}
+
+// out[0, min(na + nb - 1, n)) = a b modulo x^n - 1 (n = plan.transform_length) and p.
 template <class T>
 void product(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb, const ProductPlan& plan,
              std::uint64_t p, Algorithm algorithm, std::uint64_t* out, const SecondOperand& bring_second)
 {
-    std::size_t n = plan.transform_length, length = na + nb - 1;
-    std::size_t k = plan.primes.size();
+    require_prime_count(plan);
+    const std::size_t n = plan.transform_length, count = std::min(na + nb - 1, n), k = plan.primes.size();
     Scratch<T> work(2 * n * k);
     bool written = false;
     for (std::size_t i = 0; i < k; ++i)
         written = residue_product(a, na, b, nb, plan.primes[i], n, algorithm, work.get() + 2 * n * i,
-                                  plan.single_prime ? out : nullptr, length, i == 0 ? bring_second : SecondOperand());
-    if (written) return;
-    if (plan.single_prime) {
-        if constexpr (sizeof(T) == 8) {
-            check(cudaMemcpyAsync(out, work.get(), length * sizeof(T), cudaMemcpyDeviceToDevice, stream()),
-                  "cudaMemcpyAsync (product)");
-        } else {
-            launch_convert(work.get(), out, length);
-        }
-        return;
+                                  plan.single_prime ? out : nullptr, count, i == 0 ? bring_second : SecondOperand());
+    gather_product(work.get(), 2 * n, plan, p, out, count, written);
+}
+
+// out[0, min(2 na - 1, n)) = a^2 modulo x^n - 1 and p: one forward transform a prime, not two.
+template <class T>
+void square(const std::uint64_t* a, std::size_t na, const ProductPlan& plan, std::uint64_t p, Algorithm algorithm,
+            std::uint64_t* out)
+{
+    require_prime_count(plan);
+    const std::size_t n = plan.transform_length, count = std::min(2 * na - 1, n), k = plan.primes.size();
+    Scratch<T> work(n * k);
+    bool written = false;
+    for (std::size_t i = 0; i < k; ++i) {
+        T* row = work.get() + n * i;
+        transform_operand(a, na, plan.primes[i], n, algorithm, row);
+        written = inverse_of_product(row, row, plan.primes[i], n, algorithm, plan.single_prime ? out : nullptr, count);
     }
-    if (k > std::size_t(max_primes)) throw Error("too many CRT primes");
-    auto constants = garner_constants<T>(plan.primes, p);
-    garner<<<grid_for(length, 256), 256, 0, stream()>>>(work.get(), 2 * n, length, out, constants);
-    check_launch("garner");
+    gather_product(work.get(), n, plan, p, out, count, written);
+}
+
+// Products on 32-bit words when every prime of the plan is below 2^31 (half the bytes).
+bool narrow_words(const ProductPlan& plan)
+{
+    return std::all_of(plan.primes.begin(), plan.primes.end(),
+                       [](std::uint64_t q) { return q < (std::uint64_t(1) << 31); });
+}
+
+// The CRT primes cover coefficients up to min(na, nb) p^2, so operand words >= p must be reduced
+// mod p first (a single prime reduces them by itself): one more sweep over the operands, into
+// reduced[0, na + nb); a and b then point there. Runs bring_second before it reads b (b may be
+// null: a square).
+void reduce_operands(const std::uint64_t*& a, std::size_t na, const std::uint64_t*& b, std::size_t nb,
+                     std::uint64_t p, std::uint64_t* reduced, const SecondOperand& bring_second)
+{
+    auto reduce = make_reducer<std::uint64_t>(p);
+    to_residues<<<grid_for(na, 256), 256, 0, stream()>>>(a, na, reduced, na, reduce);
+    check_launch("to_residues");
+    a = reduced;
+    if (bring_second) bring_second();
+    if (!b) return;
+    to_residues<<<grid_for(nb, 256), 256, 0, stream()>>>(b, nb, reduced + na, nb, reduce);
+    check_launch("to_residues");
+    b = reduced + na;
+}
+
+void multiply_planned(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb,
+                      const ProductPlan& plan, std::uint64_t p, Algorithm algorithm, std::uint64_t* out,
+                      const SecondOperand& bring_second)
+{
+    Scratch<std::uint64_t> reduced(plan.single_prime ? 0 : na + nb);
+    if (!plan.single_prime) reduce_operands(a, na, b, nb, p, reduced.get(), bring_second);
+    // a CRT product brought b before its reduction above
+    const SecondOperand& to_transforms = plan.single_prime ? bring_second : SecondOperand();
+    if (narrow_words(plan)) product<std::uint32_t>(a, na, b, nb, plan, p, algorithm, out, to_transforms);
+    else product<std::uint64_t>(a, na, b, nb, plan, p, algorithm, out, to_transforms);
 }
 
 }  // namespace
@@ -279,26 +382,79 @@ void multiply_device(const std::uint64_t* a, std::size_t na, const std::uint64_t
 {
     if (p < 2) throw Error("modulus must be at least 2");
     if (na == 0 || nb == 0) return;
-    ProductPlan plan = plan_product(na, nb, p);
-    // The CRT primes cover coefficients up to n p^2, so operand words >= p must be reduced mod p
-    // first (a single prime reduces them by itself): one more sweep over the operands.
-    Scratch<std::uint64_t> reduced(plan.single_prime ? 0 : na + nb);
-    if (!plan.single_prime) {
-        auto reduce = make_reducer<std::uint64_t>(p);
-        to_residues<<<grid_for(na, 256), 256, 0, stream()>>>(a, na, reduced.get(), na, reduce);
-        check_launch("to_residues");
-        if (bring_second) bring_second();
-        to_residues<<<grid_for(nb, 256), 256, 0, stream()>>>(b, nb, reduced.get() + na, nb, reduce);
-        check_launch("to_residues");
-        a = reduced.get();
-        b = reduced.get() + na;
+    multiply_planned(a, na, b, nb, plan_product(na, nb, p), p, algorithm, out, bring_second);
+}
+
+void multiply_cyclic_device(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb,
+                            std::size_t n, std::uint64_t p, Algorithm algorithm, std::uint64_t* out,
+                            const SecondOperand& bring_second)
+{
+    if (p < 2) throw Error("modulus must be at least 2");
+    if (na == 0 || nb == 0) return;
+    multiply_planned(a, na, b, nb, plan_cyclic_product(na, nb, n, p), p, algorithm, out, bring_second);
+}
+
+void square_device(const std::uint64_t* a, std::size_t na, std::uint64_t p, Algorithm algorithm, std::uint64_t* out)
+{
+    if (p < 2) throw Error("modulus must be at least 2");
+    if (na == 0) return;
+    const ProductPlan plan = plan_product(na, na, p);
+    Scratch<std::uint64_t> reduced(plan.single_prime ? 0 : na);
+    const std::uint64_t* none = nullptr;
+    if (!plan.single_prime) reduce_operands(a, na, none, 0, p, reduced.get(), {});
+    if (narrow_words(plan)) square<std::uint32_t>(a, na, plan, p, algorithm, out);
+    else square<std::uint64_t>(a, na, plan, p, algorithm, out);
+}
+
+// ---------------------------------------------------------------- a kept operand
+namespace {
+std::size_t spectra_words(const ProductPlan& plan)
+{
+    const std::size_t bytes = plan.primes.size() * plan.transform_length * (narrow_words(plan) ? 4 : 8);
+    return (bytes + 7) / 8;
+}
+}  // namespace
+
+KeptOperand::KeptOperand(const std::uint64_t* b, std::size_t nb, std::size_t partner, std::size_t n, std::uint64_t p,
+                         Algorithm algorithm)
+    : plan_(plan_cyclic_product(partner, nb, n, p)), p_(p), partner_(partner), algorithm_(algorithm),
+      spectra_(spectra_words(plan_))
+{
+    require_prime_count(plan_);
+    if (narrow_words(plan_)) transform_rows<std::uint32_t>(b, nb);
+    else transform_rows<std::uint64_t>(b, nb);
+}
+
+template <class T>
+void KeptOperand::transform_rows(const std::uint64_t* b, std::size_t nb)
+{
+    const std::size_t n = plan_.transform_length;
+    for (std::size_t i = 0; i < plan_.primes.size(); ++i)
+        transform_operand(b, nb, plan_.primes[i], n, algorithm_, reinterpret_cast<T*>(spectra_.get()) + n * i);
+}
+
+void KeptOperand::multiply(const std::uint64_t* a, std::size_t na, std::uint64_t* out, std::size_t count) const
+{
+    if (na == 0 || count == 0) return;
+    if (na > partner_ || count > plan_.transform_length) throw Error("KeptOperand: operand or result too long");
+    if (narrow_words(plan_)) multiply_rows<std::uint32_t>(a, na, out, count);
+    else multiply_rows<std::uint64_t>(a, na, out, count);
+}
+
+template <class T>
+void KeptOperand::multiply_rows(const std::uint64_t* a, std::size_t na, std::uint64_t* out, std::size_t count) const
+{
+    const std::size_t n = plan_.transform_length, k = plan_.primes.size();
+    const T* kept = reinterpret_cast<const T*>(spectra_.get());
+    Scratch<T> work(n * k);
+    bool written = false;
+    for (std::size_t i = 0; i < k; ++i) {
+        T* row = work.get() + n * i;
+        transform_operand(a, na, plan_.primes[i], n, algorithm_, row);
+        written = inverse_of_product(row, kept + n * i, plan_.primes[i], n, algorithm_,
+                                     plan_.single_prime ? out : nullptr, count);
     }
-    bool narrow = std::all_of(plan.primes.begin(), plan.primes.end(),
-                              [](std::uint64_t q) { return q < (std::uint64_t(1) << 31); });
-    // a CRT product brought b before its reduction above
-    const SecondOperand& to_transforms = plan.single_prime ? bring_second : SecondOperand();
-    if (narrow) product<std::uint32_t>(a, na, b, nb, plan, p, algorithm, out, to_transforms);
-    else product<std::uint64_t>(a, na, b, nb, plan, p, algorithm, out, to_transforms);
+    gather_product(work.get(), n, plan_, p_, out, count, written);
 }
 
 // out[0, e (na - 1) + 1) = a^e mod p through one transform of length n (power_in_one_transform).
@@ -409,6 +565,13 @@ void convolve_mod(const std::uint64_t* a, std::size_t na, const std::uint64_t* b
     if (na == 0 || nb == 0) return;
     if (na > n || nb > n) throw Error("convolve_mod: an operand longer than n");
     const std::size_t length = na + nb - 1;
+    if (!negacyclic && (n & (n - 1)) == 0 && length > n) {  // the transforms' own wrap: n words, not 2n
+        auto cyclic = [&](const std::uint64_t* ab, std::uint64_t* c, const detail::SecondOperand& bring_b) {
+            detail::multiply_cyclic_device(ab, na, ab + na, nb, n, p, algorithm, c, bring_b);
+        };
+        detail::from_host_operands(a, na, b, nb, p, n, out, cyclic);
+        return;
+    }
     // multiply_mod's product into scratch, folded into the n words that come back
     auto convolution = [&](const std::uint64_t* ab, std::uint64_t* c, const detail::SecondOperand& bring_b) {
         detail::Scratch<std::uint64_t> product(length);

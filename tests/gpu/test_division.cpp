@@ -79,8 +79,9 @@ struct Shape {
 TEST_CASE("Newton's division on the device agrees with FLINT's divrem", "[gpu][division]")
 {
     CAS_REQUIRE_GPU();
-    const Shape shapes[] = {{2, 2},     {3, 2},      {10, 3},       {100, 100},    {1000, 37},
-                            {700, 600}, {5000, 2000}, {20000, 4097}, {70000, 30001}};
+    // {12289, 8193}: Newton steps of 2^k + 1 terms
+    const Shape shapes[] = {{2, 2},       {3, 2},        {10, 3},     {100, 100},   {1000, 37},      {700, 600},
+                            {5000, 2000}, {20000, 4097}, {70000, 30001}, {12289, 8193}, {10000, 4905}};
     for (std::uint64_t p : division_moduli()) {
         for (const Shape& s : shapes) {
             const std::vector<std::uint64_t> a = random_polynomial(s.na, p), b = random_polynomial(s.nb, p);
@@ -100,19 +101,25 @@ TEST_CASE("Newton's division on the device agrees with FLINT's divrem", "[gpu][d
             }
         }
     }
-    // a long division modulo an NTT prime and a CRT modulus (not in quick sanitizer runs)
+    // long divisions modulo an NTT prime and a CRT modulus (not in quick sanitizer runs); the second
+    // has a quotient of 2^18 + 1 terms (split product, Newton steps of 2^k + 1 terms with the
+    // transform of the inverse kept, the last term wrapped onto the first)
     if (multiplier() < 1) return;
+    const Shape long_shapes[] = {{(std::size_t(1) << 20) + 3, (std::size_t(1) << 19) + 5},
+                                 {(std::size_t(1) << 18) + (std::size_t(1) << 17) + 1, (std::size_t(1) << 17) + 1}};
     for (std::uint64_t p : {ntt_primes(62, 22, 1).at(0), std::uint64_t(1000000007)}) {
-        const std::size_t na = (std::size_t(1) << 20) + 3, nb = (std::size_t(1) << 19) + 5, nq = na - nb + 1;
-        const std::vector<std::uint64_t> a = random_polynomial(na, p), b = random_polynomial(nb, p);
-        FlintPoly fa(a, p), fb(b, p), fq(p), fr(p);
-        nmod_poly_divrem(fq.poly, fr.poly, fa.poly, fb.poly);
-        const std::vector<std::uint64_t> base = base_inverse(b, 200, p);
-        std::vector<std::uint64_t> q(nq), r(nb - 1);
-        divide_mod(a.data(), na, b.data(), nb, p, base.data(), base.size(), q.data(), r.data());
-        INFO("p = " << hex(p) << ", lengths " << na << " / " << nb);
-        require_equal(q, fq.words(nq));
-        require_equal(r, fr.words(nb - 1));
+        for (const Shape& s : long_shapes) {
+            const std::size_t na = s.na, nb = s.nb, nq = na - nb + 1;
+            const std::vector<std::uint64_t> a = random_polynomial(na, p), b = random_polynomial(nb, p);
+            FlintPoly fa(a, p), fb(b, p), fq(p), fr(p);
+            nmod_poly_divrem(fq.poly, fr.poly, fa.poly, fb.poly);
+            const std::vector<std::uint64_t> base = base_inverse(b, 200, p);
+            std::vector<std::uint64_t> q(nq), r(nb - 1);
+            divide_mod(a.data(), na, b.data(), nb, p, base.data(), base.size(), q.data(), r.data());
+            INFO("p = " << hex(p) << ", lengths " << na << " / " << nb);
+            require_equal(q, fq.words(nq));
+            require_equal(r, fr.words(nb - 1));
+        }
     }
 }
 
@@ -143,6 +150,68 @@ TEST_CASE("powers modulo a polynomial on the device agree with FLINT's powmod", 
                     require_equal(out, expected.words(nm - 1));
                 }
             }
+        }
+    }
+    // m of 2^18 + 3 terms: quotients of 2^18 + 1 terms (split products), f^3 (a square and a
+    // product by the kept f); not in quick sanitizer runs
+    if (multiplier() < 1) return;
+    for (std::uint64_t p : {ntt_primes(62, 22, 1).at(0), std::uint64_t(1000000007)}) {
+        const std::size_t nm = (std::size_t(1) << 18) + 3;
+        const std::vector<std::uint64_t> m = random_polynomial(nm, p), f = random_polynomial(nm - 1, p);
+        const std::vector<std::uint64_t> base = base_inverse(m, 100, p), e = {3};
+        fmpz_t exponent;
+        fmpz_init_set_ui(exponent, 3);
+        FlintPoly ff(f, p), fm(m, p), expected(p);
+        nmod_poly_powmod_fmpz_binexp(expected.poly, ff.poly, exponent, fm.poly);
+        fmpz_clear(exponent);
+        std::vector<std::uint64_t> out(nm - 1);
+        power_modulo(f.data(), f.size(), e.data(), 1, m.data(), nm, p, base.data(), base.size(), out.data());
+        INFO("p = " << hex(p) << ", len m " << nm << ", f^3");
+        require_equal(out, expected.words(nm - 1));
+    }
+}
+
+// The products of a division are cyclic products with kept spectra and squares (division.cu):
+// through the fused passes by default, here through the unfused steps (the product fusion off,
+// and the Stockham and radix-2 kernels), on an NTT prime, a CRT modulus and p = 2.
+TEST_CASE("divisions and powers modulo m agree with FLINT without the fused passes", "[gpu][division]")
+{
+    CAS_REQUIRE_GPU();
+    const unsigned defaults = tune_fast_options(0);
+    tune_fast_options(defaults & ~2u);  // bit 1: products fused into the passes
+    struct Restore {
+        unsigned options;
+        ~Restore() { tune_fast_options(options); }
+    } restore{defaults};
+    const Shape shapes[] = {{3, 2},       {1000, 37},   {20000, 4097},
+                            {9000, 8193}, {12289, 8193}, {(std::size_t(1) << 18) + 50001, 50001}};
+    for (std::uint64_t p : {ntt_primes(62, 22, 1).at(0), std::uint64_t(1000000007), std::uint64_t(2)}) {
+        for (Algorithm algorithm : {Algorithm::fast, Algorithm::stockham, Algorithm::radix2}) {
+            for (const Shape& s : shapes) {
+                INFO("p = " << hex(p) << ", lengths " << s.na << " / " << s.nb << ", " << to_string(algorithm));
+                const std::vector<std::uint64_t> a = random_polynomial(s.na, p), b = random_polynomial(s.nb, p);
+                FlintPoly fa(a, p), fb(b, p), fq(p), fr(p);
+                nmod_poly_divrem(fq.poly, fr.poly, fa.poly, fb.poly);
+                const std::size_t nq = s.na - s.nb + 1;
+                const std::vector<std::uint64_t> base = base_inverse(b, 1, p);
+                std::vector<std::uint64_t> q(nq), r(s.nb - 1);
+                divide_mod(a.data(), s.na, b.data(), s.nb, p, base.data(), 1, q.data(), r.data(), algorithm);
+                require_equal(q, fq.words(nq));
+                require_equal(r, fr.words(s.nb - 1));
+            }
+            const std::size_t nm = 3000;
+            const std::vector<std::uint64_t> m = random_polynomial(nm, p), f = random_polynomial(nm - 1, p);
+            const std::vector<std::uint64_t> base = base_inverse(m, 10, p), e = {p + 1000};
+            fmpz_t exponent;
+            fmpz_init_set_ui(exponent, e[0]);
+            FlintPoly ff(f, p), fm(m, p), expected(p);
+            nmod_poly_powmod_fmpz_binexp(expected.poly, ff.poly, exponent, fm.poly);
+            fmpz_clear(exponent);
+            std::vector<std::uint64_t> out(nm - 1);
+            power_modulo(f.data(), f.size(), e.data(), 1, m.data(), nm, p, base.data(), base.size(), out.data(),
+                         algorithm);
+            INFO("p = " << hex(p) << ", powmod, " << to_string(algorithm));
+            require_equal(out, expected.words(nm - 1));
         }
     }
 }

@@ -158,13 +158,15 @@ std::vector<std::uint64_t> flint_convolution(const std::vector<std::uint64_t>& a
 
 // convolve_mod: the product folded on the device, for every modulus (one prime, CRT, p < 2^32
 // with 32-bit words on the bus), n from 1 to past a staging chunk, operands shorter than n, words
-// all p - 1, and unreduced words (>= p; >= 2^32 sends p < 2^32 down the 64-bit path).
+// all p - 1, and unreduced words (>= p; >= 2^32 sends p < 2^32 down the 64-bit path). Cyclic
+// convolutions of a power-of-two length that wrap are transforms of n words (multiply_cyclic_device).
 TEST_CASE("convolutions fold the product on the device and agree with FLINT", "[gpu][polymul][convolve]")
 {
     CAS_REQUIRE_GPU();
     for (std::uint64_t p : moduli()) {
+        // powers of two with na + nb - 1 > n take the transforms' own wrap (one pass at 4096, fused at 2^17)
         for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(3), std::size_t(1000), std::size_t(4096),
-                              std::size_t(100001)}) {
+                              std::size_t(100001), std::size_t(1) << 17}) {
             for (int shape = 0; shape < 3; ++shape) {
                 const std::size_t na = shape == 1 ? 1 + rng()() % n : n, nb = shape == 2 ? 1 + rng()() % n : n;
                 std::vector<std::uint64_t> a = random_vector(na, p), b = random_vector(nb, p);
@@ -189,10 +191,12 @@ TEST_CASE("convolutions fold the product on the device and agree with FLINT", "[
         std::vector<std::uint64_t> ra = a, rb = b;
         ra[17] %= p;
         rb[4000] %= p;
-        std::vector<std::uint64_t> c(5000);
-        convolve_mod(a.data(), a.size(), b.data(), b.size(), 5000, true, p, c.data());
         INFO("p = " << hex(p));
+        std::vector<std::uint64_t> c(5000), cyclic(8192);
+        convolve_mod(a.data(), a.size(), b.data(), b.size(), 5000, true, p, c.data());
         require_same(c, flint_convolution(ra, rb, 5000, true, p));
+        convolve_mod(a.data(), a.size(), b.data(), b.size(), 8192, false, p, cyclic.data());  // the wrap
+        require_same(cyclic, flint_convolution(ra, rb, 8192, false, p));
     }
 }
 
@@ -224,6 +228,34 @@ TEST_CASE("product plans pick one prime when p allows and enough CRT primes othe
     }
     CHECK(bits > 20 + 2 * 63);
     CHECK(plan_product(0, 5, 7).primes.empty());
+}
+
+TEST_CASE("cyclic product plans transform n words and need only n | p - 1", "[gpu][polymul]")
+{
+    // Host-only: runs everywhere.
+    const std::size_t n = std::size_t(1) << 20;
+    auto plan = plan_cyclic_product(n, n, n, 998244353);
+    CHECK(plan.single_prime);
+    CHECK(plan.transform_length == n);
+    // a prime with 2^20 but not 2^21 dividing p - 1: one prime cyclically, CRT for the whole product
+    std::uint64_t p = 0;
+    for (std::uint64_t q : ntt_primes(62, 20, 8))
+        if ((q - 1) % (2 * n) != 0) p = q;
+    REQUIRE(p != 0);
+    CHECK(plan_cyclic_product(n, n, n, p).single_prime);
+    CHECK_FALSE(plan_product(n, n, p).single_prime);
+    // CRT primes for min(na, nb) (p - 1)^2, each with n | q - 1
+    plan = plan_cyclic_product(5, n, n, odd_heavy_prime(63));
+    CHECK_FALSE(plan.single_prime);
+    double bits = 0;
+    for (auto q : plan.primes) {
+        CHECK((q - 1) % n == 0);
+        bits += std::log2(double(q));
+    }
+    CHECK(bits > std::log2(5.0) + 2 * 63);
+    CHECK_THROWS_AS(plan_cyclic_product(5, 5, 6, 998244353), Error);   // n not a power of two
+    CHECK_THROWS_AS(plan_cyclic_product(9, 5, 8, 998244353), Error);   // an operand longer than n
+    CHECK(plan_cyclic_product(0, 5, 8, 998244353).primes.empty());
 }
 
 namespace {
