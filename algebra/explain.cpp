@@ -56,9 +56,10 @@ std::string power(const EngineNote& n) {
          number(d.length2);
 }
 
-std::string gpu_primes(const OperationDetail& d) {
+std::string gpu_primes(const OperationDetail& d, bool cyclic = false) {
   if (!d.modulus || !d.length1 || !d.length2) return "";
-  const gpu::ProductPlan plan = gpu::plan_product(d.length1, d.length2, d.modulus);
+  const gpu::ProductPlan plan = cyclic ? gpu::plan_cyclic_product(d.length1, d.length2, d.length1, d.modulus)
+                                       : gpu::plan_product(d.length1, d.length2, d.modulus);
   std::string text = "transform length " + number(plan.transform_length) + ", primes";
   for (auto q : plan.primes) text += " " + std::to_string(q);
   return text;
@@ -278,6 +279,10 @@ std::string explain_note(const EngineNote& n) {
   } else if (is(n, "gpu ntt product")) {
     text = product("product", n) + " on the GPU: NTTs of both operands modulo one NTT prime, pointwise product, " +
            "inverse NTT (" + gpu_primes(d) + ")";
+  } else if (is(n, "gpu cyclic product")) {
+    text = "cyclic convolution of length " + number(d.length1) + " over " + ring(d) +
+           " on the GPU: the product modulo x^n - 1 wraps inside NTTs of length n (no product of length 2n - 1 " +
+           "to fold), modulo p or several word-size primes recombined by the CRT (" + gpu_primes(d, true) + ")";
   } else if (is(n, "gpu crt product")) {
     text = product("product", n) + " on the GPU: NTT products modulo several word-size primes, recombined by the CRT, " +
            "reduced mod p (" + gpu_primes(d) + ")";

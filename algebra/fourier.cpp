@@ -483,8 +483,9 @@ void gpu_convolution_failure_notice(const std::exception& e, size_t n) {
 }
 
 // Over a word-size Z/pZ where the GPU takes the product (convolve_residues): multiply_mod's product
-// folded modulo x^n -+ 1 on the device, n words brought back, not 2n - 1 (gpu::convolve_mod);
-// nullopt after a notice when the GPU failed.
+// folded modulo x^n -+ 1 on the device, n words brought back, not 2n - 1 (gpu::convolve_mod; a
+// cyclic one of power-of-two length n wraps in transforms of length n); nullopt after a notice
+// when the GPU failed.
 std::optional<Value> convolve_words_on_gpu(const InputWords& a, const InputWords& b, const ModulusPtr& m,
                                            bool negacyclic) {
   const size_t n = a.size();
@@ -499,6 +500,10 @@ std::optional<Value> convolve_words_on_gpu(const InputWords& a, const InputWords
   engine_explain(negacyclic ? "negacyclic convolution by product" : "cyclic convolution by product",
                  static_cast<double>(n), d);
   d.length2 = n;
+  if (!negacyclic && is_power_of_two(n) && n > 1) {  // the transforms' own wrap: length n, not 2n
+    engine_note("gpu cyclic product", static_cast<double>(n), d);
+    return Value::residue_words(m, std::move(c));
+  }
   const bool one_prime = gpu::plan_product(n, n, m->word()).single_prime;
   engine_note(one_prime ? "gpu ntt product" : "gpu crt product", static_cast<double>(2 * n - 1), d);
   return Value::residue_words(m, std::move(c));

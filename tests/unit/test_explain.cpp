@@ -4,6 +4,7 @@
 #include "algebra/dispatch.hpp"
 #include "algebra/engine.hpp"
 #include "algebra/explain.hpp"
+#include "gpu/ntt.hpp"
 #include "interpreter/explain.hpp"
 #include "interpreter_support.hpp"
 
@@ -94,6 +95,21 @@ TEST_CASE("explain: convolutions, cyclic and negacyclic", "[explain]") {
   CHECK_THAT(crt, Catch::Contains("<= 2^71, shifted by min(len a, len b) p^2 (0 mod p) into [0, 2^72)"));
   CHECK_THAT(crt, Catch::Contains("straight into its residue mod p"));
   s.eval("gpu(\"auto\")");
+  // on the GPU a cyclic convolution of power-of-two length wraps in transforms of length n: one
+  // prime when n | p - 1 (2n need not divide it), else CRT primes
+  cas::EngineNote note;
+  note.what = "gpu cyclic product";
+  note.size = 8192;
+  note.detail.length1 = note.detail.length2 = 8192;
+  note.detail.modulus = 998244353;
+  CHECK_THAT(cas::explain_note(note), Catch::Contains("cyclic convolution of length 8192 over Z/998244353Z on the GPU: "
+                                                      "the product modulo x^n - 1 wraps inside NTTs of length n"));
+  CHECK_THAT(cas::explain_note(note), Catch::EndsWith("(transform length 8192, primes 998244353)"));
+  note.detail.modulus = 1000000007;
+  const std::string primes = cas::explain_note(note);
+  CHECK_THAT(primes, Catch::Contains("transform length 8192, primes " +
+                                     std::to_string(cas::gpu::plan_cyclic_product(8192, 8192, 8192, 1000000007)
+                                                        .primes.at(0))));
 }
 
 TEST_CASE("explain: products and powers name FLINT's algorithm and the modulus", "[explain]") {

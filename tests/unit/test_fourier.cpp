@@ -290,6 +290,31 @@ TEST_CASE("power-of-two convolutions over Z/pZ without the roots, through CRT pr
   }
 }
 
+// The same lengths with the GPU on: a cyclic convolution of power-of-two length wraps inside the
+// device's transforms of length n (gpu::convolve_mod, "gpu cyclic product"), a negacyclic one is a
+// product folded; NTT primes with and without the roots, p = 2 and 2^61 - 1.
+TEST_CASE("power-of-two convolutions on the GPU wrap in transforms of length n", "[fourier][convolve][gpu]") {
+  if (cas::test::skipped_without_gpu("convolutions of power-of-two length on the GPU")) return;
+  Random r;
+  ModeGuard guard(cas::GpuMode::On);
+  for (ulong p : {ulong{998244353}, ulong{1000000007}, ulong{2}, (ulong{1} << 61) - 1,
+                  ulong{cas::gpu::ntt_primes(62, 13, 1).at(0)}}) {
+    Fmpz modulus(p);
+    const ModulusPtr m = cas::make_modulus(modulus.get());
+    for (size_t n : {size_t{2}, size_t{2048}, size_t{1} << 17}) {
+      const std::vector<Fmpz> a = random_residues(r, m, n), b = random_residues(r, m, n);
+      for (bool negacyclic : {false, true}) {
+        INFO("p = " << p << ", n = " << n << (negacyclic ? ", negaconvolve" : ", convolve"));
+        cas::engine_reset();
+        const Value c = cas::convolve(packed(a, m), packed(b, m), negacyclic);
+        INFO(cas::engine_last());
+        if (!negacyclic) CHECK(cas::engine_last().rfind("gpu cyclic product", 0) == 0);
+        CHECK(equal(residues_of(c), convolution_by_flint(a, b, m, negacyclic)));
+      }
+    }
+  }
+}
+
 // Lengths that are no power of two (one product, then the fold) and that the fold's threads split
 // unevenly (ranges of 2^16 words at least).
 TEST_CASE("long convolutions by one product fold like FLINT's", "[fourier][convolve]") {
