@@ -206,7 +206,6 @@ public:
     // out[0, count) = (a b mod (x^n - 1)) mod p for device words a[0, na) in [0, p), na <= partner,
     // count <= n.
     void multiply(const std::uint64_t* a, std::size_t na, std::uint64_t* out, std::size_t count) const;
-    std::size_t length() const { return plan_.transform_length; }
 
 private:
     template <class T>

@@ -591,7 +591,9 @@ __global__ void __launch_bounds__(threads_per_block, min_blocks_per_sm<T>())
         const std::uint64_t* src = nullptr;
         std::size_t src_count = 0, src_base = 0;
         // mode_pointwise: the tile of the other spectrum (vector 1 of x, or the caller's)
-        const T* other_spectrum = f.second ? f.second + in_base : in + (std::size_t(1) << g.log_n);
+        const T* other_spectrum = MODE != mode_pointwise ? nullptr
+                                  : f.second             ? f.second + in_base
+                                                         : in + (std::size_t(1) << g.log_n);
         if constexpr (MODE == mode_load_u64) {
             bool second = first != 0;
             src = second ? f.src1 : f.src0;
