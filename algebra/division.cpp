@@ -232,13 +232,14 @@ std::optional<NewtonDivision> divide_on_gpu(const ModPoly& f, const ModPoly& g, 
   const ModulusPtr& m = f.modulus();
   const Words base = gpu_base_inverse(g.nmod()->coeffs, nb, nq, m->nmod());
   NewtonDivision d{ModPoly(m), ModPoly(m)};
-  try {
-    Words r(want_remainder ? nb - 1 : 0);
+  auto divide = [&](ulong* q, ulong* r) {
+    gpu::divide_mod(f.nmod()->coeffs, na, g.nmod()->coeffs, nb, m->word(), base.data(), base.size(), q, r);
+  };
+  try {  // q and r come straight into FLINT's arrays
     d.quotient = written_modpoly(m, nq, [&](ulong* q) {
-      gpu::divide_mod(f.nmod()->coeffs, na, g.nmod()->coeffs, nb, m->word(), base.data(), base.size(), q,
-                      want_remainder ? r.data() : nullptr);
+      if (want_remainder) d.remainder = written_modpoly(m, nb - 1, [&](ulong* r) { divide(q, r); });
+      else divide(q, nullptr);
     });
-    if (want_remainder) d.remainder = modpoly_from_words(m, r.data(), r.size());
   } catch (const gpu::Error& e) {
     gpu_failure_notice(e, na, "the division");
     return std::nullopt;

@@ -500,7 +500,7 @@ std::optional<Value> convolve_words_on_gpu(const InputWords& a, const InputWords
   engine_explain(negacyclic ? "negacyclic convolution by product" : "cyclic convolution by product",
                  static_cast<double>(n), d);
   d.length2 = n;
-  if (!negacyclic && is_power_of_two(n) && n > 1) {  // the transforms' own wrap: length n, not 2n
+  if (gpu::convolves_by_cyclic_product(n, n, n, negacyclic)) {  // the transforms' own wrap: length n, not 2n
     engine_note("gpu cyclic product", static_cast<double>(n), d);
     return Value::residue_words(m, std::move(c));
   }

@@ -72,6 +72,26 @@ private:
     T* data_ = nullptr;
 };
 
+// Host words in [0, p) into a device array allocated at construction: for p < 2^32 as 32-bit
+// words on the bus (half the bytes), widened on the device (polymul.cu). from(host, beside) with
+// beside true runs the DMA beside the kernels queued since construction (upload_bytes' `after`),
+// so construct it before queuing the work it should overlap. A word >= 2^32 (outside the
+// contract) goes again as a 64-bit word.
+class ReducedUpload {
+public:
+    ReducedUpload(std::size_t count, std::uint64_t p);
+    DeviceWords& from(const std::uint64_t* host, bool beside = false);
+
+private:
+    DeviceWords words_;
+    Scratch<std::uint32_t> narrow_;
+    std::size_t count_;
+    StreamMark allocated_;  // after both allocations
+};
+// host[0, count) = device words in [0, p): for p < 2^32 narrowed on the device and widened on the
+// way out (download_widened).
+void download_reduced(std::uint64_t* host, const std::uint64_t* device, std::size_t count, std::uint64_t p);
+
 template <class T>
 Modulus<T> make_modulus(std::uint64_t p);
 

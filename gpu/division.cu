@@ -128,7 +128,8 @@ public:
         : nb_(nb), precision_(precision), split_(quotient_split(precision)),
           remainder_length_(next_power_of_two(nb - 1)), p_(p), algorithm_(algorithm), inverse_(precision)
     {
-        DeviceWords b_device(b, nb);
+        ReducedUpload b_upload(nb, p);
+        const DeviceWords& b_device = b_upload.from(b);
         const std::size_t nh = std::min(nb, precision);
         Scratch<std::uint64_t> h(nh);
         launch_reverse(b_device.data() + (nb - nh), nh, h.get());
@@ -254,14 +255,15 @@ void divide_mod(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, 
     detail::require_device();
     detail::require_division_operands(na, nb, base_length, p);
     const std::size_t nq = na - nb + 1;
+    detail::ReducedUpload a_upload(na, p);  // allocated first: a goes up beside the inverse's growth
     detail::Divisor divisor(b, nb, nq, base, base_length, p, algorithm);
-    DeviceWords a_device(a, na), q_device(nq);
+    const DeviceWords& a_device = a_upload.from(a, true);
+    DeviceWords q_device(nq), r_device(r ? nb - 1 : 0);
     divisor.quotient(a_device.data(), na, q_device.data());
-    q_device.download(q, nq);
-    if (!r) return;
-    DeviceWords r_device(nb - 1);
-    divisor.remainder(a_device.data(), na, q_device.data(), nq, r_device.data());
-    r_device.download(r, nb - 1);
+    // r queued before q comes down: q's pages fault in on the host while the GPU computes r
+    if (r) divisor.remainder(a_device.data(), na, q_device.data(), nq, r_device.data());
+    detail::download_reduced(q, q_device.data(), nq, p);
+    if (r) detail::download_reduced(r, r_device.data(), nb - 1, p);
 }
 
 void power_modulo(const std::uint64_t* f, std::size_t nf, const std::uint64_t* e, std::size_t e_words,
@@ -278,10 +280,11 @@ void power_modulo(const std::uint64_t* f, std::size_t nf, const std::uint64_t* e
     // words, their quotients nm - 2.
     const std::size_t nr = nm - 1, np = 2 * nm - 3, nq = nm - 2;
     detail::Divisor divisor(m, nm, nq, base, base_length, p, algorithm);
-    DeviceWords x(nr), power(nr), product(np), quotient(nq);
-    x.fill_zero();
-    x.upload(f, nf);
-    detail::check(cudaMemcpyAsync(power.data(), x.data(), nr * sizeof(std::uint64_t), cudaMemcpyDeviceToDevice,
+    detail::ReducedUpload f_upload(nf, p);
+    const DeviceWords& x = f_upload.from(f);
+    DeviceWords power(nr), product(np), quotient(nq);
+    power.fill_zero();
+    detail::check(cudaMemcpyAsync(power.data(), x.data(), nf * sizeof(std::uint64_t), cudaMemcpyDeviceToDevice,
                                   detail::stream()),
                   "cudaMemcpyAsync (power_modulo)");
     // the base's transform is kept for the multiplications of square and multiply
@@ -299,7 +302,7 @@ void power_modulo(const std::uint64_t* f, std::size_t nf, const std::uint64_t* e
             reduce_product();
         }
     }
-    power.download(out, nr);
+    detail::download_reduced(out, power.data(), nr, p);
 }
 
 }  // namespace cas::gpu

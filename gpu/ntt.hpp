@@ -140,8 +140,12 @@ void tune_fast(int word_bytes, int log_tile, int log_max_radix, int log_columns)
 // bit 6 (benchmark diagnostic only, wrong results) no DFT stages. Returns the previous value.
 unsigned tune_fast_options(unsigned options);
 
-// Drops the cached twiddle tables (they are built on the GPU once per (p, n, w)).
+// Drops the cached twiddle tables (they are built on the GPU once per (p, n, w) and kept up to
+// 256 MiB a word size, least recently used out first).
 void clear_twiddle_cache();
+// How many twiddle table sets this process has built (diagnostic: the tests check that repeated
+// work finds its tables cached).
+std::size_t twiddle_tables_built();
 
 // ---------------------------------------------------------------- products in Z/pZ[x]
 // c = a * b mod p for any modulus 2 <= p < 2^64 (prime or not), coefficients in [0, p), lowest
@@ -182,8 +186,9 @@ void power_mod(const std::uint64_t* a, std::size_t na, std::uint64_t e, std::uin
 // iteration with every product on the device (division.cu): the inverse of rev(b) = x^(nb-1) b(1/x)
 // modulo x^(na - nb + 1) grown from its first base_length terms (the caller's, e.g. FLINT's
 // inverse series), the precision doubled with two products a step; then rev(q) = rev(a) inv and
-// r = a - q b. Only a, b, the base and the results cross the bus. q receives na - nb + 1 words, r
-// (unless null) nb - 1. Needs na >= nb >= 2, words in [0, p), 1 <= base_length <= na - nb + 1.
+// r = a - q b. Only a, b, the base and the results cross the bus (as 32-bit words for p < 2^32;
+// a goes up while the inverse grows). q receives na - nb + 1 words, r (unless null) nb - 1. Needs
+// na >= nb >= 2, words in [0, p), 1 <= base_length <= na - nb + 1.
 void divide_mod(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb, std::uint64_t p,
                 const std::uint64_t* base, std::size_t base_length, std::uint64_t* q, std::uint64_t* r,
                 Algorithm algorithm = Algorithm::fast);
@@ -206,6 +211,10 @@ ProductPlan plan_product(std::size_t na, std::size_t nb, std::uint64_t p);
 // The same for the cyclic product modulo x^n - 1 of transform length n (a power of two >= na, nb):
 // what convolve_mod and the division's Newton steps use when their length allows.
 ProductPlan plan_cyclic_product(std::size_t na, std::size_t nb, std::size_t n, std::uint64_t p);
+// Whether convolve_mod takes that cyclic product (transforms of n words, planned by
+// plan_cyclic_product) rather than the whole product folded: a cyclic convolution whose length n
+// is a power of two and whose product wraps (na + nb - 1 > n).
+bool convolves_by_cyclic_product(std::size_t na, std::size_t nb, std::size_t n, bool negacyclic);
 
 // ---------------------------------------------------------------- number theory (host, no GPU needed)
 bool is_prime(std::uint64_t n);                                 // deterministic for 64-bit n

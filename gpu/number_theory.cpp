@@ -131,6 +131,11 @@ ProductPlan plan_cyclic_product(std::size_t na, std::size_t nb, std::size_t n, s
     return plan_transform(na, nb, n, p);
 }
 
+bool convolves_by_cyclic_product(std::size_t na, std::size_t nb, std::size_t n, bool negacyclic)
+{
+    return !negacyclic && n != 0 && (n & (n - 1)) == 0 && na != 0 && nb != 0 && na + nb - 1 > n;
+}
+
 const char* to_string(Algorithm a)
 {
     switch (a) {

@@ -528,6 +528,32 @@ void from_host_operands(const std::uint64_t* a, std::size_t na, const std::uint6
 }
 }  // namespace
 
+ReducedUpload::ReducedUpload(std::size_t count, std::uint64_t p)
+    : words_(count), narrow_(p < two_to_32 ? count : 0), count_(count)
+{
+}
+
+DeviceWords& ReducedUpload::from(const std::uint64_t* host, bool beside)
+{
+    const StreamMark* after = beside ? &allocated_ : nullptr;
+    if (narrow_.get() && upload_narrowed(narrow_.get(), host, count_, after))
+        launch_convert(narrow_.get(), words_.data(), count_);
+    else
+        upload_bytes(words_.data(), host, count_ * sizeof(std::uint64_t), after);
+    return words_;
+}
+
+void download_reduced(std::uint64_t* host, const std::uint64_t* device, std::size_t count, std::uint64_t p)
+{
+    if (p >= two_to_32) {
+        download_bytes(host, device, count * sizeof(std::uint64_t));
+        return;
+    }
+    Scratch<std::uint32_t> narrow(count);
+    launch_convert(device, narrow.get(), count);
+    download_widened(host, narrow.get(), count);
+}
+
 }  // namespace detail
 
 void multiply_mod(const DeviceWords& a, const DeviceWords& b, std::uint64_t p, DeviceWords& out, Algorithm algorithm)
@@ -565,7 +591,7 @@ void convolve_mod(const std::uint64_t* a, std::size_t na, const std::uint64_t* b
     if (na == 0 || nb == 0) return;
     if (na > n || nb > n) throw Error("convolve_mod: an operand longer than n");
     const std::size_t length = na + nb - 1;
-    if (!negacyclic && (n & (n - 1)) == 0 && length > n) {  // the transforms' own wrap: n words, not 2n
+    if (convolves_by_cyclic_product(na, nb, n, negacyclic)) {  // the transforms' own wrap: n words, not 2n
         auto cyclic = [&](const std::uint64_t* ab, std::uint64_t* c, const detail::SecondOperand& bring_b) {
             detail::multiply_cyclic_device(ab, na, ab + na, nb, n, p, algorithm, c, bring_b);
         };

@@ -50,6 +50,7 @@ void inverse_into(const std::uint64_t*, std::uint64_t*, std::size_t, std::size_t
 void tune_fast(int, int, int, int) {}
 unsigned tune_fast_options(unsigned) { return 0; }
 void clear_twiddle_cache() {}
+std::size_t twiddle_tables_built() { return 0; }
 
 std::vector<std::uint64_t> multiply_mod(const std::uint64_t*, std::size_t, const std::uint64_t*, std::size_t,
                                         std::uint64_t, Algorithm) { unavailable(); }

@@ -123,6 +123,30 @@ TEST_CASE("Newton's division on the device agrees with FLINT's divrem", "[gpu][d
     }
 }
 
+TEST_CASE("a repeated multi-modular division finds its twiddle tables cached", "[gpu][division]")
+{
+    CAS_REQUIRE_GPU();
+    // Modulo 2^61 - 1 through CRT primes: tables for 5 primes, both directions and every length
+    // of the Newton steps, more than the 64 sets the cache once held before it dropped them all.
+    const std::uint64_t p = (std::uint64_t(1) << 61) - 1;
+    const std::size_t na = std::size_t(1) << 15, nb = na / 2, nq = na - nb + 1;
+    const std::vector<std::uint64_t> a = random_polynomial(na, p), b = random_polynomial(nb, p);
+    const std::vector<std::uint64_t> base = base_inverse(b, 16, p);
+    FlintPoly fa(a, p), fb(b, p), fq(p), fr(p);
+    nmod_poly_divrem(fq.poly, fr.poly, fa.poly, fb.poly);
+    clear_twiddle_cache();
+    std::size_t built = 0;
+    for (int round = 0; round < 2; ++round) {
+        INFO("round " << round);
+        std::vector<std::uint64_t> q(nq), r(nb - 1);
+        divide_mod(a.data(), na, b.data(), nb, p, base.data(), base.size(), q.data(), r.data());
+        require_equal(q, fq.words(nq));
+        require_equal(r, fr.words(nb - 1));
+        if (round == 0) built = twiddle_tables_built();
+    }
+    CHECK(twiddle_tables_built() == built);
+}
+
 TEST_CASE("powers modulo a polynomial on the device agree with FLINT's powmod", "[gpu][division]")
 {
     CAS_REQUIRE_GPU();

@@ -258,6 +258,18 @@ TEST_CASE("cyclic product plans transform n words and need only n | p - 1", "[gp
     CHECK(plan_cyclic_product(0, 5, 8, 998244353).primes.empty());
 }
 
+TEST_CASE("convolve_mod takes the cyclic product when n is a power of two and the product wraps", "[gpu][polymul]")
+{
+    // Host-only: runs everywhere (fourier.cpp's engine note asks the same question).
+    CHECK(convolves_by_cyclic_product(8, 8, 8, false));
+    CHECK(convolves_by_cyclic_product(5, 5, 8, false));       // 9 terms: the top one wraps
+    CHECK_FALSE(convolves_by_cyclic_product(5, 5, 8, true));  // negacyclic: the product folded
+    CHECK_FALSE(convolves_by_cyclic_product(4, 5, 8, false)); // exactly 8 terms: no wrap
+    CHECK_FALSE(convolves_by_cyclic_product(1, 1, 1, false));
+    CHECK_FALSE(convolves_by_cyclic_product(6, 6, 6, false)); // not a power of two
+    CHECK_FALSE(convolves_by_cyclic_product(0, 8, 8, false));
+}
+
 namespace {
 // Sets the fast path's options for one scope (tune_fast_options), restores them after.
 struct FastOptions {
