@@ -28,7 +28,7 @@ OperationDetail modular_detail(const Modulus& m, size_t length1, size_t length2)
   OperationDetail d;
   d.length1 = length1;
   d.length2 = length2;
-  d.modulus = m.word();
+  d.modulus = m.word_size() ? m.word() : 0;  // 0: a multi-word p, named by its bits
   d.modulus_bits = static_cast<unsigned>(fmpz_bits(m.value()));
   return d;
 }
@@ -45,6 +45,12 @@ OperationDetail modular_detail(const Modulus& m, size_t length1, size_t length2)
 // modulo 3). Modulo 65537 (roots to order 2^16) Newton won 1.7-3.9x from 2^12 to 2^19 terms.
 constexpr size_t newton_quotient_from = 128, newton_divisor_from = 256;
 constexpr size_t small_modulus_bound = size_t{1} << 17, small_modulus_transforms_from = size_t{1} << 17;
+// Multi-word moduli (cas-bench-division --big-bits 127 --grid 1 on the development machine, FLINT's
+// products below 2^14 terms, the cores' CRT products above; twenty-fifth session): Newton won
+// from quotients of 2^12 and divisors of 2^9 terms (1.03-1.2x there, 1.4-1.7x at 2^14 by 2^10..
+// 2^14, 1.9x at 2^15 by 2^14 for 2^127 + 29 and 2^300 + 157); quotients of 2^11 were even
+// (0.95-1.09x), shorter ones lost (0.8-0.93x).
+constexpr size_t big_newton_quotient_from = 4096, big_newton_divisor_from = 1024;
 
 // Whether one transform modulo n of this length (rounded up to a power of two) will do: n prime and
 // that power of two dividing n - 1.
@@ -355,8 +361,80 @@ std::optional<ModPoly> powmod_on_gpu(const ModPoly& base, const fmpz_t e, const 
   }
 }
 
+// ---- multi-word moduli ----------------------------------------------------------------------
+// FLINT 2.9's fmpz_mod_poly_divrem divides and conquers on FLINT's products. Newton's iteration on
+// cas's products (multiply.hpp: the GPU's or the cores' multi-modular ones) needs about four
+// products of the quotient's length. The products are whole and then cut: no transforms of a
+// chosen length to wrap in, as the word-size iteration has.
+
+// The first n coefficients of f.
+ModPoly truncated(ModPoly f, size_t n) {
+  fmpz_mod_poly_truncate(f.big(), static_cast<slong>(n), f.ctx());
+  return f;
+}
+
+// Coefficients [k, k + n) of f.
+ModPoly slice(const ModPoly& f, size_t k, size_t n) {
+  ModPoly r(f.modulus());
+  fmpz_mod_poly_shift_right(r.big(), f.big(), static_cast<slong>(k), f.ctx());
+  return truncated(std::move(r), n);
+}
+
+// x^(n-1) f(1/x) for the first n coefficients of f.
+ModPoly reversed(const ModPoly& f, size_t n) {
+  ModPoly r(f.modulus());
+  fmpz_mod_poly_reverse(r.big(), f.big(), static_cast<slong>(n), f.ctx());
+  return r;
+}
+
+// h^-1 mod x^precision (h[0] invertible): FLINT's first terms, then the steps k -> K of
+// inverse_series, i - x^k (i e mod x^(K-k)) with h i = 1 + x^k e mod x^K.
+ModPoly big_inverse_series(const ModPoly& h, size_t precision) {
+  std::vector<size_t> precisions;
+  size_t k = base_precision(precision);
+  for (size_t K = precision; K > k; K = (K + 1) / 2) precisions.push_back(K);
+  ModPoly i(h.modulus());
+  fmpz_mod_poly_inv_series_newton(i.big(), truncated(h, k).big(), static_cast<slong>(k), h.ctx());
+  for (auto K = precisions.rbegin(); K != precisions.rend(); ++K) {
+    const size_t m = *K - k;
+    const ModPoly e = slice(multiply(truncated(h, *K), i), k, m);
+    ModPoly correction = truncated(multiply(truncated(i, m), e), m);
+    fmpz_mod_poly_shift_left(correction.big(), correction.big(), static_cast<slong>(k), h.ctx());
+    fmpz_mod_poly_sub(i.big(), i.big(), correction.big(), h.ctx());
+    k = *K;
+  }
+  return i;
+}
+
+// f = q g + r by Newton's iteration for a multi-word modulus; with want_remainder false r stays 0.
+// len f >= len g >= 1, g's leading coefficient invertible. r needs only the low len g - 1 terms of
+// q g: those of q and g suffice.
+NewtonDivision divide_big_by_newton(const ModPoly& f, const ModPoly& g, bool want_remainder) {
+  const size_t na = static_cast<size_t>(f.length()), nb = static_cast<size_t>(g.length()), nq = na - nb + 1;
+  engine_explain("newton division, multi-word modulus", static_cast<double>(na),
+                 modular_detail(*f.modulus(), na, nb));
+  const ModPoly inverse = big_inverse_series(reversed(g, nb), nq);
+  NewtonDivision d{reversed(truncated(multiply(truncated(reversed(f, na), nq), inverse), nq), nq),
+                   ModPoly(f.modulus())};
+  if (want_remainder && nb > 1) {
+    const ModPoly low_qg = truncated(multiply(truncated(d.quotient, nb - 1), truncated(g, nb - 1)), nb - 1);
+    d.remainder = sub(truncated(f, nb - 1), low_qg);
+  }
+  return d;
+}
+
+bool goes_through_big_newton(const ModPoly& f, const ModPoly& g) {
+  return !f.word() && f.length() >= g.length() &&
+         big_newton_division_pays(static_cast<size_t>(f.length() - g.length() + 1), static_cast<size_t>(g.length()));
+}
+
+NewtonDivision divide_through_newton(const ModPoly& f, const ModPoly& g, bool want_remainder) {
+  return f.word() ? divide_by_newton(f, g, want_remainder) : divide_big_by_newton(f, g, want_remainder);
+}
+
 bool goes_through_newton(const ModPoly& f, const ModPoly& g) {
-  return f.word() && f.length() >= g.length() &&
+  if (!f.word()) return goes_through_big_newton(f, g);
+  return f.length() >= g.length() &&
          newton_division_pays(static_cast<size_t>(f.length() - g.length() + 1), static_cast<size_t>(g.length()),
                               f.modulus()->word());
 }
@@ -382,6 +460,10 @@ bool newton_division_pays(size_t quotient_length, size_t divisor_length, ulong n
   return true;
 }
 
+bool big_newton_division_pays(size_t quotient_length, size_t divisor_length) {
+  return quotient_length >= big_newton_quotient_from && divisor_length >= big_newton_divisor_from;
+}
+
 bool newton_powmod_pays(size_t modulus_length, ulong n) {
   return modulus_length >= 2 && newton_division_pays(modulus_length - 1, modulus_length, n);
 }
@@ -394,14 +476,14 @@ Words inverse_series(const ulong* h, size_t nh, size_t precision, const ModulusP
 std::pair<ModPoly, ModPoly> divrem_newton(const ModPoly& f, const ModPoly& g) {
   require_divisor(f, g);
   if (f.length() < g.length()) return {ModPoly(f.modulus()), f};
-  NewtonDivision d = divide_by_newton(f, g, true);
+  NewtonDivision d = divide_through_newton(f, g, true);
   return {std::move(d.quotient), std::move(d.remainder)};
 }
 
 std::pair<ModPoly, ModPoly> divrem(const ModPoly& f, const ModPoly& g) {
   require_divisor(f, g);
   if (goes_through_newton(f, g)) {
-    NewtonDivision d = divide_by_newton(f, g, true);
+    NewtonDivision d = divide_through_newton(f, g, true);
     return {std::move(d.quotient), std::move(d.remainder)};
   }
   note_flint_division(f, g);
@@ -410,14 +492,14 @@ std::pair<ModPoly, ModPoly> divrem(const ModPoly& f, const ModPoly& g) {
 
 ModPoly quotient(const ModPoly& f, const ModPoly& g) {
   require_divisor(f, g);
-  if (goes_through_newton(f, g)) return std::move(divide_by_newton(f, g, false).quotient);
+  if (goes_through_newton(f, g)) return std::move(divide_through_newton(f, g, false).quotient);
   note_flint_division(f, g);
   return std::move(divrem_flint(f, g).first);
 }
 
 ModPoly remainder(const ModPoly& f, const ModPoly& g) {
   require_divisor(f, g);
-  if (goes_through_newton(f, g)) return std::move(divide_by_newton(f, g, true).remainder);
+  if (goes_through_newton(f, g)) return std::move(divide_through_newton(f, g, true).remainder);
   note_flint_division(f, g);
   return remainder_flint(f, g);
 }

@@ -37,11 +37,13 @@ ModPoly powmod(const ModPoly& f, const fmpz_t e, const ModPoly& m);
 // Whether Newton's division goes with the quotient's and the divisor's lengths modulo this word
 // (measured against FLINT: dispatch of division.cpp).
 bool newton_division_pays(std::size_t quotient_length, std::size_t divisor_length, ulong n);
+// The same for multi-word moduli, against FLINT's fmpz_mod_poly_divrem.
+bool big_newton_division_pays(std::size_t quotient_length, std::size_t divisor_length);
 // Whether powmod modulo a polynomial of this length squares and reduces on cas's products.
 bool newton_powmod_pays(std::size_t modulus_length, ulong n);
 
-// The same by Newton's iteration whatever the lengths (word-size moduli, g's leading coefficient
-// invertible), for tests and benchmarks.
+// The same by Newton's iteration whatever the lengths (g's leading coefficient invertible), for
+// tests and benchmarks; powmod_newton for word-size moduli.
 std::pair<ModPoly, ModPoly> divrem_newton(const ModPoly& f, const ModPoly& g);
 ModPoly powmod_newton(const ModPoly& f, const fmpz_t e, const ModPoly& m);
 // out[0, precision) = h^-1 mod x^precision over the word-size Z/mZ, h[0] invertible; h has nh >= 1

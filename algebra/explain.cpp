@@ -233,6 +233,18 @@ std::string newton_division(const EngineNote& n) {
          " (r has fewer terms); the products run on cas's engines (below)";
 }
 
+std::string big_newton_division(const EngineNote& n) {
+  const OperationDetail& d = n.detail;
+  const size_t quotient = d.length1 - d.length2 + 1;
+  return "division with remainder in " + ring(d) + "[x] of lengths " + number(d.length1) + " by " + number(d.length2) +
+         " by Newton's iteration: h = rev(g) inverted modulo x^" + number(quotient) +
+         " by i <- i + i (1 - h i), doubling the precision from FLINT's inverse of the first terms, each step two "
+         "products cut to the terms it needs; then rev(q) = rev(f) i mod x^" + number(quotient) +
+         " and r = f - q g from the low " + number(d.length2 > 1 ? d.length2 - 1 : 0) +
+         " terms of q and g; the products run on cas's engines (below), where FLINT's fmpz_mod_poly_divrem "
+         "would divide and conquer on its own";
+}
+
 }  // namespace
 
 std::string flint_nmod_poly_mul_algorithm(size_t length1, size_t length2, unsigned bits) {
@@ -344,6 +356,8 @@ std::string explain_note(const EngineNote& n) {
     text = convolution_on_gpu(n, is(n, "gpu crt negacyclic convolution"));
   } else if (is(n, "division by newton iteration")) {
     text = newton_division(n);
+  } else if (is(n, "newton division, multi-word modulus")) {
+    text = big_newton_division(n);
   } else if (is(n, "gpu newton division")) {
     text = "the same on the GPU, product after product there (NTTs modulo p, or CRT primes and Garner): the "
            "inverse grown from FLINT's first terms, the quotient and the remainder; only f, g, those first terms, "

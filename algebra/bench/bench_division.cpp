@@ -2,14 +2,16 @@
 // products (algebra/division.hpp) against FLINT's nmod_poly_divrem and nmod_poly_powmod_fmpz_binexp,
 // both measured in the same run, the results compared.
 //   cas-bench-division [--min K] [--max K] [--flint-max K] [--powmod-max K] [--seconds S] [--gpu off]
-//                      [--grid 1] [--moduli P,Q,...]
+//                      [--grid 1] [--moduli P,Q,...] [--big-bits B,C,...]
 // divrem rows: a dividend of 2^K coefficients by a divisor of 2^(K-1) (a quotient of 2^(K-1) + 1);
 // powmod rows: x + (a random polynomial) to the power p modulo a polynomial of 2^K coefficients.
 // Best of the runs that fit S seconds (at least 3); with a GPU, cas's time with the GPU off too (cpu
 // ms); engine: the largest operation of cas's last run (algebra/engine.hpp); choice: what divrem and
 // powmod choose at that size. --grid 1 prints
 // instead, per modulus, FLINT's time over Newton's for quotients and divisors of 2^min..2^max terms
-// (where the crossover of division.cpp comes from).
+// (where the crossover of division.cpp comes from). --big-bits adds multi-word moduli, the first
+// primes above 2^B, 2^C, ... (--moduli 0 leaves out the word-size ones; divrem rows and grids only: FLINT's fmpz_mod_poly_divrem against
+// Newton's iteration on cas's multi-modular products).
 #include "algebra/bench/best_time.hpp"
 #include "algebra/dispatch.hpp"
 #include "algebra/division.hpp"
@@ -35,6 +37,7 @@ struct Options {
   bool gpu = true;
   bool grid = false;
   std::vector<ulong> moduli{998244353, 1000000007, (ulong{1} << 61) - 1, 4611686018326724609ull};
+  std::vector<ulong> big_bits;
 };
 
 std::vector<ulong> comma_separated(const char* text) {
@@ -54,14 +57,25 @@ Options parse(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--gpu")) o.gpu = std::strcmp(argv[i + 1], "off") != 0;
     else if (!std::strcmp(argv[i], "--grid")) o.grid = std::atoi(argv[i + 1]) != 0;
     else if (!std::strcmp(argv[i], "--moduli")) o.moduli = comma_separated(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--big-bits")) o.big_bits = comma_separated(argv[i + 1]);
   }
   return o;
 }
 
 using cas::bench::best_ms;
 
-// `length` uniform residues, the leading one nonzero.
+// `length` uniform residues, the leading one nonzero (a unit: the moduli are prime).
 cas::ModPoly random_poly(const cas::ModulusPtr& m, size_t length, flint_rand_t state) {
+  if (!m->word_size()) {
+    cas::ModPoly f(m);
+    cas::Fmpz c;
+    for (size_t i = 0; i < length; i++) {
+      do fmpz_randm(c.get(), state, m->value());
+      while (i + 1 == length && fmpz_is_zero(c.get()));
+      f.set_coeff(static_cast<slong>(i), c.get());
+    }
+    return f;
+  }
   std::vector<ulong> w(length);
   for (ulong& x : w) x = n_randint(state, m->word());
   w.back() = 1 + n_randint(state, m->word() - 1);
@@ -91,7 +105,25 @@ Timing time_newton(const Options& o, F&& f) {
   return t;
 }
 
-void print_row(const char* what, ulong p, int k, double flint, const Timing& ours, bool same, bool newton) {
+// p in decimal, or 2^b+c for multi-word moduli (the next prime above 2^b).
+std::string modulus_name(const cas::ModulusPtr& m) {
+  if (m->word_size()) return std::to_string(m->word());
+  const ulong bits = fmpz_bits(m->value()) - 1;
+  cas::Fmpz offset;
+  fmpz_one(offset.get());
+  fmpz_mul_2exp(offset.get(), offset.get(), bits);
+  fmpz_sub(offset.get(), m->value(), offset.get());
+  return "2^" + std::to_string(bits) + "+" + std::to_string(fmpz_get_ui(offset.get()));
+}
+
+// Whether divrem takes Newton's iteration at these lengths.
+bool division_takes_newton(const cas::ModulusPtr& m, size_t quotient_length, size_t divisor_length) {
+  return m->word_size() ? cas::newton_division_pays(quotient_length, divisor_length, m->word())
+                        : cas::big_newton_division_pays(quotient_length, divisor_length);
+}
+
+void print_row(const char* what, const cas::ModulusPtr& p, int k, double flint, const Timing& ours, bool same,
+               bool newton) {
   char flint_text[16] = "-", ratio_text[16] = "-", cpu_text[16] = "-", cpu_ratio_text[16] = "-";
   if (flint > 0) {
     std::snprintf(flint_text, sizeof flint_text, "%.3f", flint);
@@ -101,7 +133,8 @@ void print_row(const char* what, ulong p, int k, double flint, const Timing& our
     std::snprintf(cpu_text, sizeof cpu_text, "%.3f", ours.cpu_ms);
     if (flint > 0) std::snprintf(cpu_ratio_text, sizeof cpu_ratio_text, "%.2fx", flint / ours.cpu_ms);
   }
-  std::printf("%-7s %-21lu 2^%-3d %12s %12.3f %9s %12s %9s %6s %-7s %s\n", what, p, k, flint_text, ours.ms,
+  std::printf("%-7s %-21s 2^%-3d %12s %12.3f %9s %12s %9s %6s %-7s %s\n", what, modulus_name(p).c_str(), k,
+              flint_text, ours.ms,
               ratio_text, cpu_text, cpu_ratio_text, flint > 0 ? (same ? "ok" : "DIFFER") : "-",
               newton ? "newton" : "flint", ours.engine.c_str());
 }
@@ -114,8 +147,7 @@ void division_rows(const Options& o, const cas::ModulusPtr& m, flint_rand_t stat
     const double flint_ms = k <= o.flint_max_log ? best_ms(o.seconds, [&] { flint = cas::divrem_flint(f, g); }) : 0;
     const Timing timing = time_newton(o, [&] { ours = cas::divrem_newton(f, g); });
     const bool same = cas::equal(flint.first, ours.first) && cas::equal(flint.second, ours.second);
-    print_row("divrem", m->word(), k, flint_ms, timing, same,
-              cas::newton_division_pays(n - n / 2 + 1, n / 2, m->word()));
+    print_row("divrem", m, k, flint_ms, timing, same, division_takes_newton(m, n - n / 2 + 1, n / 2));
   }
 }
 
@@ -128,14 +160,15 @@ void powmod_rows(const Options& o, const cas::ModulusPtr& m, flint_rand_t state)
     const double flint_ms =
         k <= o.flint_max_log ? best_ms(o.seconds, [&] { flint = cas::powmod_flint(f, e.get(), modulus); }) : 0;
     const Timing timing = time_newton(o, [&] { ours = cas::powmod_newton(f, e.get(), modulus); });
-    print_row("powmod", m->word(), k, flint_ms, timing, cas::equal(flint, ours),
+    print_row("powmod", m, k, flint_ms, timing, cas::equal(flint, ours),
               cas::newton_powmod_pays(n, m->word()));
   }
 }
 
 // Rows: quotient lengths 2^i; columns: divisor lengths 2^j; entries FLINT's time / Newton's.
 void division_grid(const Options& o, const cas::ModulusPtr& m, flint_rand_t state) {
-  std::printf("mod %lu: FLINT's divrem time / Newton's, quotient 2^i (rows) by divisor 2^j (columns)\n", m->word());
+  std::printf("mod %s: FLINT's divrem time / Newton's, quotient 2^i (rows) by divisor 2^j (columns)\n",
+              modulus_name(m).c_str());
   std::printf("%6s", "");
   for (int j = o.min_log; j <= o.max_log; j++) std::printf("  2^%-4d", j);
   std::printf("\n");
@@ -162,14 +195,23 @@ int main(int argc, char** argv) {
   std::printf("GPU: %s\n", o.gpu && cas::gpu_usable() ? "auto" : "off");
   std::printf("%-7s %-21s %-5s %12s %12s %9s %12s %9s %6s %-7s %s\n", "what", "p", "N", "flint ms", "cas ms",
               "flint/cas", "cas cpu ms", "flint/cpu", "same", "choice", "engine (cas)");
-  for (ulong p : o.moduli) {
-    const cas::ModulusPtr m = cas::make_modulus(p);
+  std::vector<cas::ModulusPtr> moduli;
+  for (ulong p : o.moduli)
+    if (p >= 2) moduli.push_back(cas::make_modulus(p));  // --moduli 0: none
+  for (ulong bits : o.big_bits) {
+    cas::Fmpz p;
+    fmpz_one(p.get());
+    fmpz_mul_2exp(p.get(), p.get(), bits);
+    fmpz_nextprime(p.get(), p.get(), 1);
+    moduli.push_back(cas::make_modulus(p.get()));
+  }
+  for (const cas::ModulusPtr& m : moduli) {
     if (o.grid) {
       division_grid(o, m, state);
       continue;
     }
     division_rows(o, m, state);
-    powmod_rows(o, m, state);
+    if (m->word_size()) powmod_rows(o, m, state);
   }
   flint_randclear(state);
 }

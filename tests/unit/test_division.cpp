@@ -6,6 +6,7 @@
 #include "algebra/dispatch.hpp"
 #include "algebra/division.hpp"
 #include "algebra/engine.hpp"
+#include "algebra/flint_util.hpp"
 #include "algebra/modpoly_ops.hpp"
 #include "flint_support.hpp"
 #include "interpreter_support.hpp"
@@ -106,6 +107,76 @@ TEST_CASE("Newton's division on the GPU equals FLINT's divrem", "[division][gpu]
   check_divisions(random.state());
 }
 
+namespace {
+
+// Multi-word moduli: 2^127 - 1, the first prime above 2^64, and 2^200 (composite: odd leading
+// coefficients).
+std::vector<cas::ModulusPtr> big_moduli() {
+  std::vector<cas::ModulusPtr> out;
+  for (const char* text : {"170141183460469231731687303715884105727", "18446744073709551629",
+                           "1606938044258990275541962092341162602522202993782792835301376"}) {
+    Fmpz p;
+    fmpz_set_str(p.get(), text, 10);
+    out.push_back(cas::make_modulus(p.get()));
+  }
+  return out;
+}
+
+// `length` uniform residues (every seventh p - 1), the leading one a unit other than 1.
+ModPoly random_big_poly(const cas::ModulusPtr& m, size_t length, flint_rand_t state) {
+  ModPoly f(m);
+  Fmpz c, g;
+  for (size_t i = 0; i < length; i++) {
+    fmpz_randm(c.get(), state, m->value());
+    if (i % 7 == 3) fmpz_sub_ui(c.get(), m->value(), 1);
+    if (i + 1 == length)
+      for (fmpz_gcd(g.get(), c.get(), m->value()); fmpz_cmp_ui(c.get(), 1) <= 0 || !fmpz_is_one(g.get());
+           fmpz_gcd(g.get(), c.get(), m->value()))
+        fmpz_add_ui(c.get(), c.get(), 1);
+    f.set_coeff(static_cast<slong>(i), c.get());
+  }
+  return f;
+}
+
+// Lengths on both sides of the base precision (256) and of the crossover (quotients of 4096,
+// divisors of 1024 terms), a divisor of one term, a dividend shorter than the divisor.
+const Lengths big_division_lengths[] = {{1, 1},      {9, 1},       {5, 7},       {300, 2},      {600, 300},
+                                        {1000, 257}, {3000, 700},  {5000, 1024}, {6000, 1023}, {9000, 4500},
+                                        {12000, 600}};
+
+void check_big_divisions(flint_rand_t state) {
+  for (const cas::ModulusPtr& m : big_moduli()) {
+    for (const Lengths& l : big_division_lengths) {
+      INFO("mod " << cas::fmpz_to_string(m->value()) << ", lengths " << l.dividend << " / " << l.divisor
+                  << ", GPU " << cas::gpu_mode_name(cas::gpu_mode()));
+      const ModPoly f = random_big_poly(m, l.dividend, state), g = random_big_poly(m, l.divisor, state);
+      const auto [q, r] = cas::divrem_flint(f, g);
+      const auto [nq, nr] = cas::divrem_newton(f, g);
+      CHECK(cas::equal(nq, q));
+      CHECK(cas::equal(nr, r));
+      CHECK(cas::equal(cas::quotient(f, g), q));  // the dispatcher's way, quotient alone
+      CHECK(cas::equal(cas::remainder(f, g), r));
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("Newton's division modulo multi-word moduli equals FLINT's divrem", "[division]") {
+  FreshRandom random;
+  INFO("seed " << random.seed);
+  ModeGuard cpu(cas::GpuMode::Off);
+  check_big_divisions(random.state());
+}
+
+TEST_CASE("Newton's division modulo multi-word moduli on the GPU equals FLINT's divrem", "[division][gpu]") {
+  if (cas::test::skipped_without_gpu("Newton's division modulo multi-word moduli on the GPU")) return;
+  FreshRandom random;
+  INFO("seed " << random.seed);
+  ModeGuard gpu(cas::GpuMode::On);
+  check_big_divisions(random.state());
+}
+
 TEST_CASE("Newton's inverse series equals FLINT's", "[division]") {
   FreshRandom random;
   INFO("seed " << random.seed);
@@ -192,6 +263,10 @@ TEST_CASE("division: Newton's iteration from the crossover", "[division][dispatc
   CHECK(cas::newton_division_pays((size_t{1} << 17) + 1, size_t{1} << 17, 3));
   CHECK(cas::newton_division_pays(8192, 8192, 65537));  // 2^16 | 65537 - 1
   CHECK(cas::newton_division_pays((size_t{1} << 16) + 1, size_t{1} << 16, 65537));
+  // multi-word moduli: from quotients of 2^12 and divisors of 2^10 terms
+  CHECK_FALSE(cas::big_newton_division_pays(2048, 2048));
+  CHECK_FALSE(cas::big_newton_division_pays(100000, 512));
+  CHECK(cas::big_newton_division_pays(4096, 1024));
 }
 
 TEST_CASE("division in cas: f // g, f % g, divrem, exact division and powmod", "[division]") {

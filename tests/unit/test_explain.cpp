@@ -142,6 +142,14 @@ TEST_CASE("explain: division and powmod name Newton's iteration or FLINT", "[exp
   CHECK_THAT(explained(s, "f % (x^3 + 2)"), Catch::Contains("FLINT nmod_poly_divrem (schoolbook division"));
   CHECK_THAT(explained(s, "powmod(x, p, g)"), Catch::Contains("m of length 1001, e of 30 bits: square and multiply"));
   CHECK_THAT(explained(s, "powmod(x, p, (x^5 + 3) mod p)"), Catch::Contains("FLINT nmod_poly_powmod"));
+  // a multi-word modulus: Newton's iteration on whole products, FLINT's division below its crossover
+  s.eval("q = 2^127 - 1; F = randpoly(6000, q); G = randpoly(1500, q) + x^1500");
+  const std::string big = explained(s, "divrem(F, G)");
+  CHECK_THAT(big, Catch::Contains("division with remainder in Z/pZ with a 127-bit p[x] of lengths 6000 by 1501 by "
+                                  "Newton's iteration"));
+  CHECK_THAT(big, Catch::Contains("from the low 1500 terms of q and g"));
+  CHECK_THAT(explained(s, "F % (x^3 + 2)"),
+             Catch::Contains("in Z/pZ with a 127-bit p[x] of lengths 6000 by 4: FLINT fmpz_mod_poly_divrem"));
   s.eval("gpu(\"auto\")");
 }
 
