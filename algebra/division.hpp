@@ -3,7 +3,9 @@
 // which engine divides, as multiply.hpp does for products. For a word-size n and long operands,
 // Newton's iteration on cas's cyclic products (the GPU's, or the CPU's transforms: FLINT 2.9's
 // nmod_poly_divrem and nmod_poly_powmod run on its Kronecker-substitution products, several times
-// slower from a few thousand coefficients); FLINT below the crossover and for multi-word moduli.
+// slower from a few thousand coefficients); FLINT below the crossover. Multi-word moduli divide
+// by the same iteration on whole products (multiply.hpp) from longer operands, FLINT's
+// fmpz_mod_poly_divrem below; powmod modulo them stays FLINT's.
 //
 // Newton's division of f (length A) by g (length B), with h = rev(g) = x^(B-1) g(1/x) and
 // Q = A - B + 1 quotient terms: the inverse i = h^-1 mod x^Q from FLINT's inverse of the first
