@@ -220,29 +220,36 @@ std::string multimodular_power(const EngineNote& n, const char* engine) {
 
 bool is(const EngineNote& n, const char* key) { return n.what && std::strcmp(n.what, key) == 0; }
 
-// algebra/division.hpp: f (length d.length1) by g (length d.length2).
+// algebra/division.hpp: f (length d.length1) by g (length d.length2), Newton's iteration whose
+// steps and remainder `steps_and_remainder` describes: up to its two products a step.
+std::string newton_division_text(const OperationDetail& d, const std::string& steps_and_remainder) {
+  const size_t quotient = d.length1 - d.length2 + 1;
+  return "division with remainder in " + ring(d) + "[x] of lengths " + number(d.length1) + " by " + number(d.length2) +
+         " by Newton's iteration: h = rev(g) inverted modulo x^" + number(quotient) +
+         " by i <- i + i (1 - h i), doubling the precision from FLINT's inverse of the first terms, each step two " +
+         steps_and_remainder;
+}
+
+// Word-size moduli: cyclic products.
 std::string newton_division(const EngineNote& n) {
   const OperationDetail& d = n.detail;
   const size_t quotient = d.length1 - d.length2 + 1;
-  return "division with remainder in " + ring(d) + "[x] of lengths " + number(d.length1) + " by " + number(d.length2) +
-         " by Newton's iteration: h = rev(g) inverted modulo x^" + number(quotient) +
-         " by i <- i + i (1 - h i), doubling the precision from FLINT's inverse of the first terms, each step two "
-         "cyclic products of the next power of two (the terms that wrap around fall where h i = 1 is known); then "
-         "rev(q) = rev(f) i mod x^" + number(quotient) + " and r = f - q g, computed modulo x^L - 1 for a power of two "
-         "L >= " + number(d.length2 > 1 ? d.length2 - 1 : 1) +
-         " (r has fewer terms); the products run on cas's engines (below)";
+  return newton_division_text(
+      d, "cyclic products of the next power of two (the terms that wrap around fall where h i = 1 is known); then "
+         "rev(q) = rev(f) i mod x^" + number(quotient) + " and r = f - q g, computed modulo x^L - 1 for a power of "
+         "two L >= " + number(d.length2 > 1 ? d.length2 - 1 : 1) +
+         " (r has fewer terms); the products run on cas's engines (below)");
 }
 
+// Multi-word moduli: whole products, cut.
 std::string big_newton_division(const EngineNote& n) {
   const OperationDetail& d = n.detail;
   const size_t quotient = d.length1 - d.length2 + 1;
-  return "division with remainder in " + ring(d) + "[x] of lengths " + number(d.length1) + " by " + number(d.length2) +
-         " by Newton's iteration: h = rev(g) inverted modulo x^" + number(quotient) +
-         " by i <- i + i (1 - h i), doubling the precision from FLINT's inverse of the first terms, each step two "
-         "products cut to the terms it needs; then rev(q) = rev(f) i mod x^" + number(quotient) +
+  return newton_division_text(
+      d, "products cut to the terms it needs; then rev(q) = rev(f) i mod x^" + number(quotient) +
          " and r = f - q g from the low " + number(d.length2 > 1 ? d.length2 - 1 : 0) +
          " terms of q and g; the products run on cas's engines (below), where FLINT's fmpz_mod_poly_divrem "
-         "would divide and conquer on its own";
+         "would divide and conquer on its own");
 }
 
 }  // namespace
