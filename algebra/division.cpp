@@ -51,6 +51,10 @@ constexpr size_t small_modulus_bound = size_t{1} << 17, small_modulus_transforms
 // 2^14, 1.9x at 2^15 by 2^14 for 2^127 + 29 and 2^300 + 157); quotients of 2^11 were even
 // (0.95-1.09x), shorter ones lost (0.8-0.93x).
 constexpr size_t big_newton_quotient_from = 4096, big_newton_divisor_from = 1024;
+// powmod modulo m of 2^k terms, e = p (the same bench, powmod rows): Newton's reductions won from
+// 2^6 terms (1.2-1.3x; 1.5-2.1x at 2^7..2^13 for 2^127 + 29 and 2^400 + 181), even at 2^5, lost at
+// 2^4 (0.74x): FLINT's fmpz_mod_poly_powmod divides afresh at every step.
+constexpr size_t big_newton_powmod_from = 64;
 
 // Whether one transform modulo n of this length (rounded up to a power of two) will do: n prime and
 // that power of two dividing n - 1.
@@ -406,22 +410,58 @@ ModPoly big_inverse_series(const ModPoly& h, size_t precision) {
   return i;
 }
 
+// f div g (nq = len f - len g + 1 terms) from inverse = rev(g)^-1 mod x^nq (or more terms):
+// rev(q) = rev(f) inverse mod x^nq.
+ModPoly big_quotient(const ModPoly& f, const ModPoly& inverse, size_t nq) {
+  const size_t na = static_cast<size_t>(f.length());
+  return reversed(truncated(multiply(truncated(reversed(f, na), nq), truncated(inverse, nq)), nq), nq);
+}
+
+// f - q g = f mod g for its quotient q: the low len g - 1 terms, for which those of q and g suffice.
+ModPoly big_remainder(const ModPoly& f, const ModPoly& g, const ModPoly& q) {
+  const size_t low = static_cast<size_t>(g.length()) - 1;
+  if (low == 0) return ModPoly(f.modulus());
+  return sub(truncated(f, low), truncated(multiply(truncated(q, low), truncated(g, low)), low));
+}
+
 // f = q g + r by Newton's iteration for a multi-word modulus; with want_remainder false r stays 0.
-// len f >= len g >= 1, g's leading coefficient invertible. r needs only the low len g - 1 terms of
-// q g: those of q and g suffice.
+// len f >= len g >= 1, g's leading coefficient invertible.
 NewtonDivision divide_big_by_newton(const ModPoly& f, const ModPoly& g, bool want_remainder) {
   const size_t na = static_cast<size_t>(f.length()), nb = static_cast<size_t>(g.length()), nq = na - nb + 1;
   engine_explain("newton division, multi-word modulus", static_cast<double>(na),
                  modular_detail(*f.modulus(), na, nb));
-  const ModPoly inverse = big_inverse_series(reversed(g, nb), nq);
-  NewtonDivision d{reversed(truncated(multiply(truncated(reversed(f, na), nq), inverse), nq), nq),
-                   ModPoly(f.modulus())};
-  if (want_remainder && nb > 1) {
-    const ModPoly low_qg = truncated(multiply(truncated(d.quotient, nb - 1), truncated(g, nb - 1)), nb - 1);
-    d.remainder = sub(truncated(f, nb - 1), low_qg);
-  }
+  NewtonDivision d{big_quotient(f, big_inverse_series(reversed(g, nb), nq), nq), ModPoly(f.modulus())};
+  if (want_remainder) d.remainder = big_remainder(f, g, d.quotient);
   return d;
 }
+
+// x^e mod m for multi-word moduli, as PowersModulo: every square and product (at most 2 len m - 3
+// terms) reduced with one inverse of rev(m) to len m - 2 terms, on whole products.
+class BigPowersModulo {
+ public:
+  explicit BigPowersModulo(const ModPoly& m)
+      : m_(m), nm_(static_cast<size_t>(m.length())),
+        inverse_(nm_ >= 3 ? big_inverse_series(reversed(m, nm_), nm_ - 2) : ModPoly(m.modulus())) {}
+
+  ModPoly power(const ModPoly& base, const fmpz_t e) const {
+    ModPoly r = base;
+    for (slong bit = static_cast<slong>(fmpz_bits(e)) - 2; bit >= 0; bit--) {
+      r = reduced(multiply(r, r));
+      if (fmpz_tstbit(e, static_cast<ulong>(bit))) r = reduced(multiply(r, base));
+    }
+    return r;
+  }
+
+ private:
+  ModPoly reduced(const ModPoly& p) const {
+    if (p.length() < m_.length()) return p;
+    return big_remainder(p, m_, big_quotient(p, inverse_, static_cast<size_t>(p.length()) - nm_ + 1));
+  }
+
+  const ModPoly& m_;
+  size_t nm_;
+  ModPoly inverse_;
+};
 
 bool goes_through_big_newton(const ModPoly& f, const ModPoly& g) {
   return !f.word() && f.length() >= g.length() &&
@@ -462,6 +502,10 @@ bool newton_division_pays(size_t quotient_length, size_t divisor_length, ulong n
 
 bool big_newton_division_pays(size_t quotient_length, size_t divisor_length) {
   return quotient_length >= big_newton_quotient_from && divisor_length >= big_newton_divisor_from;
+}
+
+bool big_newton_powmod_pays(size_t modulus_length) {
+  return modulus_length >= big_newton_powmod_from;
 }
 
 bool newton_powmod_pays(size_t modulus_length, ulong n) {
@@ -518,6 +562,7 @@ ModPoly powmod_newton(const ModPoly& f, const fmpz_t e, const ModPoly& m) {
   if (fmpz_is_zero(e)) return modpoly_constant(Fmpz(1).get(), f.modulus());
   engine_explain("powmod by newton reduction", static_cast<double>(m.length()),
                  modular_detail(*m.modulus(), static_cast<size_t>(m.length()), fmpz_bits(e)));
+  if (!m.word()) return BigPowersModulo(m).power(base, e);
   const size_t nm = static_cast<size_t>(m.length());
   if (nm >= 3 && !base.is_zero() && newton_goes_to_gpu(nm - 1, nm - 1, m.modulus()->word(), 2 * nm - 3))
     if (std::optional<ModPoly> r = powmod_on_gpu(base, e, m)) return std::move(*r);
@@ -529,7 +574,8 @@ ModPoly powmod_newton(const ModPoly& f, const fmpz_t e, const ModPoly& m) {
 
 ModPoly powmod(const ModPoly& f, const fmpz_t e, const ModPoly& m) {
   require_same(f, m);
-  if (m.word() && fmpz_sgn(e) > 0 && newton_powmod_pays(static_cast<size_t>(m.length()), m.modulus()->word()))
+  if (fmpz_sgn(e) > 0 && (m.word() ? newton_powmod_pays(static_cast<size_t>(m.length()), m.modulus()->word())
+                                    : big_newton_powmod_pays(static_cast<size_t>(m.length()))))
     return powmod_newton(f, e, m);
   if (m.length() > 1)
     engine_note(m.word() ? "flint nmod_poly_powmod" : "flint fmpz_mod_poly_powmod", static_cast<double>(m.length()),

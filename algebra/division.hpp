@@ -5,7 +5,7 @@
 // nmod_poly_divrem and nmod_poly_powmod run on its Kronecker-substitution products, several times
 // slower from a few thousand coefficients); FLINT below the crossover. Multi-word moduli divide
 // by the same iteration on whole products (multiply.hpp) from longer operands, FLINT's
-// fmpz_mod_poly_divrem below; powmod modulo them stays FLINT's.
+// fmpz_mod_poly_divrem below, and so does powmod (FLINT's fmpz_mod_poly_powmod below).
 //
 // Newton's division of f (length A) by g (length B), with h = rev(g) = x^(B-1) g(1/x) and
 // Q = A - B + 1 quotient terms: the inverse i = h^-1 mod x^Q from FLINT's inverse of the first
@@ -43,9 +43,10 @@ bool newton_division_pays(std::size_t quotient_length, std::size_t divisor_lengt
 bool big_newton_division_pays(std::size_t quotient_length, std::size_t divisor_length);
 // Whether powmod modulo a polynomial of this length squares and reduces on cas's products.
 bool newton_powmod_pays(std::size_t modulus_length, ulong n);
+bool big_newton_powmod_pays(std::size_t modulus_length);  // multi-word moduli
 
 // The same by Newton's iteration whatever the lengths (g's leading coefficient invertible), for
-// tests and benchmarks; powmod_newton for word-size moduli.
+// tests and benchmarks.
 std::pair<ModPoly, ModPoly> divrem_newton(const ModPoly& f, const ModPoly& g);
 ModPoly powmod_newton(const ModPoly& f, const fmpz_t e, const ModPoly& m);
 // out[0, precision) = h^-1 mod x^precision over the word-size Z/mZ, h[0] invertible; h has nh >= 1

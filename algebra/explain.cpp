@@ -382,8 +382,8 @@ std::string explain_note(const EngineNote& n) {
     text = "power f^e mod m in " + ring(d) + "[x], m of length " + number(d.length1) + ", e of " + number(d.length2) +
            " bits: square and multiply, each product reduced mod m through the inverse of rev(m) to " +
            number(d.length1 > 2 ? d.length1 - 2 : 0) +
-           " terms, computed once by Newton's iteration: rev(q) = rev(product) inv, r = product - q m, all of it "
-           "cyclic products on cas's engines";
+           " terms, computed once by Newton's iteration: rev(q) = rev(product) inv, r = product - q m, all of it " +
+           (d.modulus ? "cyclic products" : "products (whole, then cut to the terms needed)") + " on cas's engines";
   } else if (is(n, "flint nmod_poly_powmod") || is(n, "flint fmpz_mod_poly_powmod")) {
     const char* function = is(n, "flint nmod_poly_powmod")
                                ? "nmod_poly_powmod (square and multiply with the inverse of rev(m) computed once)"

@@ -10,8 +10,8 @@
 // powmod choose at that size. --grid 1 prints
 // instead, per modulus, FLINT's time over Newton's for quotients and divisors of 2^min..2^max terms
 // (where the crossover of division.cpp comes from). --big-bits adds multi-word moduli, the first
-// primes above 2^B, 2^C, ... (--moduli 0 leaves out the word-size ones; divrem rows and grids only: FLINT's fmpz_mod_poly_divrem against
-// Newton's iteration on cas's multi-modular products).
+// primes above 2^B, 2^C, ... (--moduli 0 leaves out the word-size ones): FLINT's fmpz_mod_poly
+// divrem and powmod against Newton's iteration on cas's products.
 #include "algebra/bench/best_time.hpp"
 #include "algebra/dispatch.hpp"
 #include "algebra/division.hpp"
@@ -152,7 +152,7 @@ void division_rows(const Options& o, const cas::ModulusPtr& m, flint_rand_t stat
 }
 
 void powmod_rows(const Options& o, const cas::ModulusPtr& m, flint_rand_t state) {
-  cas::Fmpz e(m->word());
+  cas::Fmpz e(m->value());  // e = p
   for (int k = o.min_log; k <= o.powmod_max_log; k++) {
     const size_t n = size_t{1} << k;
     const cas::ModPoly modulus = random_poly(m, n, state), f = random_poly(m, n - 1, state);
@@ -160,8 +160,8 @@ void powmod_rows(const Options& o, const cas::ModulusPtr& m, flint_rand_t state)
     const double flint_ms =
         k <= o.flint_max_log ? best_ms(o.seconds, [&] { flint = cas::powmod_flint(f, e.get(), modulus); }) : 0;
     const Timing timing = time_newton(o, [&] { ours = cas::powmod_newton(f, e.get(), modulus); });
-    print_row("powmod", m, k, flint_ms, timing, cas::equal(flint, ours),
-              cas::newton_powmod_pays(n, m->word()));
+    const bool newton = m->word_size() ? cas::newton_powmod_pays(n, m->word()) : cas::big_newton_powmod_pays(n);
+    print_row("powmod", m, k, flint_ms, timing, cas::equal(flint, ours), newton);
   }
 }
 
@@ -211,7 +211,7 @@ int main(int argc, char** argv) {
       continue;
     }
     division_rows(o, m, state);
-    if (m->word_size()) powmod_rows(o, m, state);
+    powmod_rows(o, m, state);
   }
   flint_randclear(state);
 }

@@ -177,6 +177,49 @@ TEST_CASE("Newton's division modulo multi-word moduli on the GPU equals FLINT's 
   check_big_divisions(random.state());
 }
 
+namespace {
+
+void check_big_powmods(flint_rand_t state) {
+  const char* exponents[] = {"0", "1", "2", "3", "1000003", "1267650600228229401496703205653"};  // the last 2^100 + 277
+  for (const cas::ModulusPtr& m : big_moduli()) {
+    for (size_t modulus_length : {2, 3, 70, 300}) {
+      const ModPoly g = random_big_poly(m, modulus_length, state);
+      for (size_t f_length : {size_t{0}, size_t{2}, modulus_length - 1, 2 * modulus_length + 5}) {
+        const ModPoly f = f_length == 2 ? cas::modpoly_x(m) : random_big_poly(m, f_length, state);
+        for (const char* text : exponents) {
+          INFO("mod " << cas::fmpz_to_string(m->value()) << ", modulus of length " << modulus_length
+                      << ", f of length " << f_length << ", e = " << text << ", GPU "
+                      << cas::gpu_mode_name(cas::gpu_mode()));
+          Fmpz e;
+          fmpz_set_str(e.get(), text, 10);
+          ModPoly expected(m);
+          fmpz_mod_poly_powmod_fmpz_binexp(expected.big(), cas::remainder_flint(f, g).big(), e.get(), g.big(),
+                                           m->ctx());
+          CHECK(cas::equal(cas::powmod_newton(f, e.get(), g), expected));
+          CHECK(cas::equal(cas::powmod(f, e.get(), g), expected));  // the dispatcher's way
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("powmod modulo multi-word moduli by Newton's reductions equals FLINT's", "[division]") {
+  FreshRandom random;
+  INFO("seed " << random.seed);
+  ModeGuard cpu(cas::GpuMode::Off);
+  check_big_powmods(random.state());
+}
+
+TEST_CASE("powmod modulo multi-word moduli on the GPU equals FLINT's", "[division][gpu]") {
+  if (cas::test::skipped_without_gpu("powmod modulo multi-word moduli on the GPU")) return;
+  FreshRandom random;
+  INFO("seed " << random.seed);
+  ModeGuard gpu(cas::GpuMode::On);
+  check_big_powmods(random.state());
+}
+
 TEST_CASE("Newton's inverse series equals FLINT's", "[division]") {
   FreshRandom random;
   INFO("seed " << random.seed);
@@ -267,6 +310,8 @@ TEST_CASE("division: Newton's iteration from the crossover", "[division][dispatc
   CHECK_FALSE(cas::big_newton_division_pays(2048, 2048));
   CHECK_FALSE(cas::big_newton_division_pays(100000, 512));
   CHECK(cas::big_newton_division_pays(4096, 1024));
+  CHECK_FALSE(cas::big_newton_powmod_pays(32));
+  CHECK(cas::big_newton_powmod_pays(64));
 }
 
 TEST_CASE("division in cas: f // g, f % g, divrem, exact division and powmod", "[division]") {

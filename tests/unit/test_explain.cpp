@@ -150,6 +150,7 @@ TEST_CASE("explain: division and powmod name Newton's iteration or FLINT", "[exp
   CHECK_THAT(big, Catch::Contains("from the low 1500 terms of q and g"));
   CHECK_THAT(explained(s, "F % (x^3 + 2)"),
              Catch::Contains("in Z/pZ with a 127-bit p[x] of lengths 6000 by 4: FLINT fmpz_mod_poly_divrem"));
+  CHECK_THAT(explained(s, "powmod(x + 1, q, G)"), Catch::Contains("products (whole, then cut to the terms needed)"));
   s.eval("gpu(\"auto\")");
 }
 
