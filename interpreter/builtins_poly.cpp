@@ -450,9 +450,9 @@ void register_poly_builtins(Registry& r) {
         "primpart(0) is 0.");
   r.reg("divrem", 2, builtin_divrem,
         "divrem(f, g): [q, r] with f = q*g + r, the same q and r as f // g and f % g. Over Z/pZ deg r < deg g "
-        "(the leading coefficient of g must be invertible); for a word-size p, from quotients of 128 and "
-        "divisors of 256 terms, by Newton's iteration on cas's transforms or the GPU (:explain shows it), "
-        "FLINT's division below. In Z[x], exact Euclidean division when g's "
+        "(the leading coefficient of g must be invertible); from quotients of 128 and divisors of 256 terms "
+        "(word-size p) or 4096 and 1024 terms (larger p), by Newton's iteration on cas's transforms or the GPU "
+        "(:explain shows it), FLINT's division below. In Z[x], exact Euclidean division when g's "
         "leading coefficient is +-1 or g divides f. By an integer c, every coefficient as for integers "
         "(floor quotients, remainders with the sign of c): (x^2 - 1) % 3 is x^2 + 2. Otherwise FLINT's "
         "division: from the top, each coefficient of degree >= deg g is divided by lc(g) with the floor "
