@@ -176,15 +176,44 @@ Words inverse_series(const ulong* h, size_t nh, size_t precision, CyclicProducts
   return g;
 }
 
+// Where the quotient's product splits (low_terms_of_product): P when nq = P + s with P a power of
+// two >= quotient_split_from and 2 s - 1 <= P / 2, else 0. The 2n by n division has s = 1.
+constexpr size_t quotient_split_from = size_t{1} << 12;
+size_t quotient_split(size_t nq) {
+  const size_t P = power_of_two_at_least(nq) / 2;
+  return P >= quotient_split_from && nq > P && 2 * (nq - P) - 1 <= P / 2 ? P : 0;
+}
+
+// The low nq terms of t i for t[0, nq) and i[0, nq) (more words may follow in the result). Split
+// at P (quotient_split): t0 i0 (the first P terms of each) is exact modulo x^2P - 1, and terms P..nq
+// add the low s terms of t1 i0 + t0 i1: transforms of 2P words and two short products instead of
+// transforms of 4P words (past the length one prime allows, 2^23 modulo 998244353, those took two
+// CRT primes).
+Words low_terms_of_product(const ulong* t, const ulong* i, size_t nq, CyclicProducts& product) {
+  const size_t P = quotient_split(nq);
+  if (P == 0) {
+    Words out(power_of_two_at_least(2 * nq - 1));
+    product(t, nq, i, nq, out.size(), out.data());
+    return out;
+  }
+  const size_t s = nq - P, n = power_of_two_at_least(2 * s - 1);
+  Words out(2 * P), cross(n), other(n);
+  product(t, P, i, P, 2 * P, out.data());
+  product(t + P, s, i, s, n, cross.data());
+  product(t, s, i + P, s, n, other.data());
+  const nmod_t& mod = product.mod();
+  _nmod_vec_add(out.data() + P, out.data() + P, cross.data(), static_cast<slong>(s), mod);
+  _nmod_vec_add(out.data() + P, out.data() + P, other.data(), static_cast<slong>(s), mod);
+  return out;
+}
+
 // q[0, na - nb + 1) = a div b from inverse = rev(b)^-1 mod x^(na - nb + 1) (or more terms):
 // rev(q) = rev(a) inverse modulo that power of x.
 void quotient_with_inverse(const ulong* a, size_t na, size_t nb, const ulong* inverse, CyclicProducts& product,
                            ulong* q) {
   const size_t nq = na - nb + 1;
   const Words top = reversed_top(a, na, nq);
-  const size_t n = power_of_two_at_least(2 * nq - 1);
-  Words reversed_quotient(n);
-  product(top.data(), nq, inverse, nq, n, reversed_quotient.data());
+  const Words reversed_quotient = low_terms_of_product(top.data(), inverse, nq, product);
   std::reverse_copy(reversed_quotient.begin(), reversed_quotient.begin() + static_cast<std::ptrdiff_t>(nq), q);
 }
 
