@@ -142,10 +142,17 @@ Words reversed_top(const ulong* x, size_t length, size_t count) {
 
 // g[0, k) = h^-1 mod x^k  ->  g[0, K) = h^-1 mod x^K, k < K <= 2k: g - x^k (g e mod x^(K-k)) with
 // h g = 1 + x^k e (division.hpp says why the two cyclic products are exact where they are read).
+// h g is taken modulo x^L - 1 for the power of two L >= K - 1 (h folded to L terms): what wraps
+// lands below k, and when K = L + 1 the wanted term L lands on term 0, where h g has 1, and is
+// read back as that term minus 1 (the halving from a quotient of 2^j + 1 terms meets K = 2^i + 1
+// at every step: transforms of half the length).
 void newton_step(const ulong* h, size_t nh, ulong* g, size_t k, size_t K, CyclicProducts& product) {
-  const size_t n = power_of_two_at_least(K), m = K - k;
-  Words e(n);
-  product(h, std::min(nh, K), g, k, n, e.data());
+  const size_t L = power_of_two_at_least(K - 1), m = K - k;
+  const nmod_t& mod = product.mod();
+  const Words h_folded = folded(h, std::min(nh, K), L, mod);
+  Words e(std::max(L, K));
+  product(h_folded.data(), h_folded.size(), g, k, L, e.data());
+  if (K == L + 1) e[L] = nmod_sub(e[0], 1, mod);
   const size_t n_low = power_of_two_at_least(2 * m - 1);
   Words correction(n_low);
   product(g, m, e.data() + k, m, n_low, correction.data());
