@@ -10,13 +10,16 @@
 // Newton's division of f (length A) by g (length B), with h = rev(g) = x^(B-1) g(1/x) and
 // Q = A - B + 1 quotient terms: the inverse i = h^-1 mod x^Q from FLINT's inverse of the first
 // terms by i <- i + i (1 - h i), doubling the precision k -> K <= 2k each step; then
-// rev(q) = rev(f) i mod x^Q and r = f - q g. Each step's two products are cyclic of the power of
-// two L >= K: h i mod x^K wraps its terms from L onto those below k, which are known (1, 0, ...),
-// and the correction i e mod x^(K-k) has at most 2(K-k) - 1 <= L terms. The remainder has fewer
-// than B terms, so it is f - q g modulo x^L - 1 for the power of two L >= B - 1. Those cyclic
-// products run on the CPU's transforms (or FLINT's products when short). Where the GPU would take
-// the division's largest product, the whole division goes there instead (gpu::divide_mod: full
-// products on the device, no round trip each), and so does powmod (gpu::power_modulo).
+// rev(q) = rev(f) i mod x^Q and r = f - q g. Each step's two products are cyclic: h i modulo
+// x^L - 1 for the power of two L >= K - 1 wraps its terms from L onto those below k, which are
+// known (1, 0, ...), and term L itself (K = L + 1) onto term 0, where it is read back as that term
+// minus 1; the correction i e mod x^(K-k) has at most 2(K-k) - 1 terms. A quotient of P + s terms
+// (s small) splits its product at P: t0 i0 modulo x^2P - 1 and two short ones. The remainder has
+// fewer than B terms, so it is f - q g modulo x^L - 1 for the power of two L >= B - 1. Those
+// cyclic products run on the CPU's transforms (or FLINT's products when short). Where the GPU
+// would take the division's largest product, the whole division goes there instead
+// (gpu::divide_mod, the same iteration on the device, no round trip each), and so does powmod
+// (gpu::power_modulo).
 #include "modpoly.hpp"
 #include "words.hpp"
 
