@@ -51,10 +51,14 @@ constexpr size_t small_modulus_bound = size_t{1} << 17, small_modulus_transforms
 // 2^14, 1.9x at 2^15 by 2^14 for 2^127 + 29 and 2^300 + 157); quotients of 2^11 were even
 // (0.95-1.09x), shorter ones lost (0.8-0.93x).
 constexpr size_t big_newton_quotient_from = 4096, big_newton_divisor_from = 1024;
-// powmod modulo m of 2^k terms, e = p (the same bench, powmod rows): Newton's reductions won from
-// 2^6 terms (1.2-1.3x; 1.5-2.1x at 2^7..2^13 for 2^127 + 29 and 2^400 + 181), even at 2^5, lost at
-// 2^4 (0.74x): FLINT's fmpz_mod_poly_powmod divides afresh at every step.
-constexpr size_t big_newton_powmod_from = 64;
+// powmod: FLINT's fmpz_mod_poly_powmod_fmpz_binexp_preinv reduces through the inverse too, on its
+// own products; against it (the same bench, powmod rows, e = p) Newton's reductions on FLINT's
+// products lost at every length measured, 0.48-0.89x at 2^3..2^13 terms (2^127 + 29, 2^400 + 181),
+// and won 1.51x at 2^14, where the cores' CRT products take the squares. So they run where cas's
+// products leave FLINT's (big_newton_powmod_pays), from m of 2^11 terms: on the H100 machine the
+// GPU's took 838 ms at 2^10 and 833 ms at 2^11 against FLINT's 1394 and 3516 ms without the inverse
+// (which FLINT's powmod with it runs 1.7-3.3x faster), not measured against it there.
+constexpr size_t big_newton_powmod_from = 2048;
 
 // Whether one transform modulo n of this length (rounded up to a power of two) will do: n prime and
 // that power of two dividing n - 1.
@@ -540,8 +544,9 @@ bool big_newton_division_pays(size_t quotient_length, size_t divisor_length) {
   return quotient_length >= big_newton_quotient_from && divisor_length >= big_newton_divisor_from;
 }
 
-bool big_newton_powmod_pays(size_t modulus_length) {
-  return modulus_length >= big_newton_powmod_from;
+bool big_newton_powmod_pays(size_t modulus_length, const Modulus& m) {
+  return modulus_length >= big_newton_powmod_from &&
+         big_modulus_product_leaves_flint(m, 2 * modulus_length - 3, modulus_length - 1);
 }
 
 bool newton_powmod_pays(size_t modulus_length, ulong n) {
@@ -611,7 +616,7 @@ ModPoly powmod_newton(const ModPoly& f, const fmpz_t e, const ModPoly& m) {
 ModPoly powmod(const ModPoly& f, const fmpz_t e, const ModPoly& m) {
   require_same(f, m);
   if (fmpz_sgn(e) > 0 && (m.word() ? newton_powmod_pays(static_cast<size_t>(m.length()), m.modulus()->word())
-                                    : big_newton_powmod_pays(static_cast<size_t>(m.length()))))
+                                    : big_newton_powmod_pays(static_cast<size_t>(m.length()), *m.modulus())))
     return powmod_newton(f, e, m);
   if (m.length() > 1)
     engine_note(m.word() ? "flint nmod_poly_powmod" : "flint fmpz_mod_poly_powmod", static_cast<double>(m.length()),

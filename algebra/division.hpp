@@ -5,7 +5,8 @@
 // nmod_poly_divrem and nmod_poly_powmod run on its Kronecker-substitution products, several times
 // slower from a few thousand coefficients); FLINT below the crossover. Multi-word moduli divide
 // by the same iteration on whole products (multiply.hpp) from longer operands, FLINT's
-// fmpz_mod_poly_divrem below, and so does powmod (FLINT's fmpz_mod_poly_powmod below).
+// fmpz_mod_poly_divrem below; powmod where cas's products leave FLINT's (FLINT's powmod with the
+// inverse precomputed below).
 //
 // Newton's division of f (length A) by g (length B), with h = rev(g) = x^(B-1) g(1/x) and
 // Q = A - B + 1 quotient terms: the inverse i = h^-1 mod x^Q from FLINT's inverse of the first
@@ -46,7 +47,9 @@ bool newton_division_pays(std::size_t quotient_length, std::size_t divisor_lengt
 bool big_newton_division_pays(std::size_t quotient_length, std::size_t divisor_length);
 // Whether powmod modulo a polynomial of this length squares and reduces on cas's products.
 bool newton_powmod_pays(std::size_t modulus_length, ulong n);
-bool big_newton_powmod_pays(std::size_t modulus_length);  // multi-word moduli
+// Multi-word moduli: where cas's products of 2 len m - 3 terms leave FLINT's (FLINT's powmod
+// reduces through the inverse of rev(m) too, on its own products).
+bool big_newton_powmod_pays(std::size_t modulus_length, const Modulus& m);
 
 // The same by Newton's iteration whatever the lengths (g's leading coefficient invertible), for
 // tests and benchmarks.

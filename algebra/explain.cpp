@@ -387,7 +387,7 @@ std::string explain_note(const EngineNote& n) {
   } else if (is(n, "flint nmod_poly_powmod") || is(n, "flint fmpz_mod_poly_powmod")) {
     const char* function = is(n, "flint nmod_poly_powmod")
                                ? "nmod_poly_powmod (square and multiply with the inverse of rev(m) computed once)"
-                               : "fmpz_mod_poly_powmod (square and multiply)";
+                               : "fmpz_mod_poly_powmod (square and multiply with the inverse of rev(m) computed once)";
     text = "power f^e mod m in " + ring(d) + "[x], m of length " + number(d.length1) + ", e of " + number(d.length2) +
            " bits: FLINT " + function;
   } else if (is(n, "crt")) {

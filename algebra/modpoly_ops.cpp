@@ -345,6 +345,21 @@ void powmod_nmod_preinv(ModPoly& r, const ModPoly& base, const fmpz_t e, const M
   nmod_poly_clear(inverse);
 }
 
+// The same for a multi-word modulus: fmpz_mod_poly_powmod_fmpz_binexp divides afresh at every step.
+void powmod_big_preinv(ModPoly& r, const ModPoly& base, const fmpz_t e, const ModPoly& m) {
+  const fmpz_mod_ctx_struct* ctx = m.ctx();
+  fmpz_mod_poly_t inverse;
+  fmpz_mod_poly_init(inverse, ctx);
+  fmpz_mod_poly_reverse(inverse, m.big(), m.length(), ctx);
+  fmpz_mod_poly_inv_series_newton(inverse, inverse, m.length(), ctx);
+  const bool is_x = base.length() == 2 && fmpz_is_zero(base.big()->coeffs) && fmpz_is_one(base.big()->coeffs + 1);
+  if (is_x && m.length() > 2 && fmpz_sgn(e) > 0)
+    fmpz_mod_poly_powmod_x_fmpz_preinv(r.big(), e, m.big(), inverse, ctx);
+  else
+    fmpz_mod_poly_powmod_fmpz_binexp_preinv(r.big(), base.big(), e, m.big(), inverse, ctx);
+  fmpz_mod_poly_clear(inverse, ctx);
+}
+
 }  // namespace
 
 ModPoly powmod_flint(const ModPoly& f, const fmpz_t e, const ModPoly& m) {
@@ -356,7 +371,7 @@ ModPoly powmod_flint(const ModPoly& f, const fmpz_t e, const ModPoly& m) {
   if (f.word())
     powmod_nmod_preinv(r, base, e, m);
   else
-    fmpz_mod_poly_powmod_fmpz_binexp(r.big(), base.big(), e, m.big(), f.ctx());
+    powmod_big_preinv(r, base, e, m);
   return r;
 }
 

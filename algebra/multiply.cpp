@@ -152,14 +152,16 @@ std::optional<ModPoly> multiply_big_modulus_on_gpu(const ModPoly& a, const ModPo
 // 2 bits(p) + ceil(log2(min(len a, len b))) bits. Measured on the development machine from 2^14
 // coefficients: 1.4x (80-bit p, 3 primes) to 1.6x (521 bits, 18 primes) fmpz_mod_poly_mul, 2.1-2.7x
 // at 2^18. nullopt below.
+bool big_modulus_cpu_primes_take(const Modulus& m, size_t length, size_t shorter) {
+  if (m.word_size() || length < cpu_crt_crossover_z || short_operand_stays_with_flint(ShortOperandClass::Z, shorter))
+    return false;
+  const ulong bound_bits = 2 * fmpz_bits(m.value()) + ceil_log2(shorter);
+  return multimodular_primes(bound_bits, ceil_log2(length)).size() <= cpu_crt_most_primes_z(length);
+}
+
 std::optional<ModPoly> multiply_big_modulus_on_cpu(const ModPoly& a, const ModPoly& b) {
   const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
-  if (a.word() || a.is_zero() || b.is_zero() || length < cpu_crt_crossover_z ||
-      short_operand_stays_with_flint(ShortOperandClass::Z, shorter_length(a, b)))
-    return std::nullopt;
-  const ulong bound_bits = 2 * fmpz_bits(a.modulus()->value()) +
-                           ceil_log2(static_cast<size_t>(std::min(a.length(), b.length())));
-  if (multimodular_primes(bound_bits, ceil_log2(length)).size() > cpu_crt_most_primes_z(length))
+  if (a.is_zero() || b.is_zero() || !big_modulus_cpu_primes_take(*a.modulus(), length, shorter_length(a, b)))
     return std::nullopt;
   MultimodularPlan plan;
   ModPoly r = multiply_multimodular(a, b, ProductEngine::Cpu, &plan);
@@ -187,6 +189,13 @@ bool wants_big_modulus_gpu(const ModPoly& a, const ModPoly& b) {
   return !a.word() && !a.is_zero() && !b.is_zero() &&
          use_gpu(GpuOperation::ProductZ, static_cast<size_t>(a.length() + b.length() - 1));
 }
+}  // namespace
+
+bool big_modulus_product_leaves_flint(const Modulus& m, size_t length, size_t shorter) {
+  return !m.word_size() && (use_gpu(GpuOperation::ProductZ, length) || big_modulus_cpu_primes_take(m, length, shorter));
+}
+
+namespace {
 
 bool wants_gpu(const ModPoly& a, const ModPoly& b, GpuOperation& op) {
   if (!a.word() || a.is_zero() || b.is_zero()) return false;

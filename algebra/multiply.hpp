@@ -19,6 +19,9 @@ ZPoly multiply_on_cpu(const ZPoly& a, const ZPoly& b);
 // out = a * b: GMP (fmpz_mul), or the multi-modular GPU product for huge factors.
 void multiply(fmpz_t out, const fmpz_t a, const fmpz_t b);
 ModPoly power(const ModPoly& a, ulong e);
+// Whether multiply takes a product in Z/pZ[x] for a multi-word p (m) of `length` terms, its shorter
+// operand of `shorter`, away from FLINT: to the GPU's or the cores' multi-modular product.
+bool big_modulus_product_leaves_flint(const Modulus& m, std::size_t length, std::size_t shorter);
 // The one-line notice when the GPU could not compute `what` ("the product", "an integer product",
 // ...) of this length (coefficients; bits for an integer product): out of memory, or another failure.
 void gpu_failure_notice(const std::exception& e, std::size_t length, const char* what);

@@ -397,8 +397,9 @@ void register_integer_builtins(Registry& r) {
   r.reg("powmod", 3, builtin_powmod,
         "powmod(a, e, m): a^e mod m. Integers: the result in 0..m-1, by square and multiply (e < 0 uses the "
         "inverse of a). Polynomials: f^e mod m over Z/pZ, or in Z[x] when m has leading coefficient +-1. Over "
-        "Z/pZ from m of 256 terms (word-size p) or 64 terms (larger p), each square or product reduced through "
-        "one inverse of rev(m) (Newton's iteration) on cas's transforms or the GPU; below, FLINT's powmod.");
+        "Z/pZ from m of 256 terms (word-size p; larger p: where the GPU or the cores' primes take the squares), "
+        "each square or product reduced through one inverse of rev(m) (Newton's iteration) on cas's transforms "
+        "or the GPU; below, FLINT's powmod (with that inverse too).");
   r.reg("invmod", 2, builtin_invmod,
         "invmod(a, m): the inverse of a modulo m as an integer in 0..m-1; an error when gcd(a, m) != 1.");
   r.reg("isprime", 1, builtin_isprime,

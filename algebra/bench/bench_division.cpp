@@ -160,7 +160,7 @@ void powmod_rows(const Options& o, const cas::ModulusPtr& m, flint_rand_t state)
     const double flint_ms =
         k <= o.flint_max_log ? best_ms(o.seconds, [&] { flint = cas::powmod_flint(f, e.get(), modulus); }) : 0;
     const Timing timing = time_newton(o, [&] { ours = cas::powmod_newton(f, e.get(), modulus); });
-    const bool newton = m->word_size() ? cas::newton_powmod_pays(n, m->word()) : cas::big_newton_powmod_pays(n);
+    const bool newton = m->word_size() ? cas::newton_powmod_pays(n, m->word()) : cas::big_newton_powmod_pays(n, *m);
     print_row("powmod", m, k, flint_ms, timing, cas::equal(flint, ours), newton);
   }
 }

@@ -150,7 +150,11 @@ TEST_CASE("explain: division and powmod name Newton's iteration or FLINT", "[exp
   CHECK_THAT(big, Catch::Contains("from the low 1500 terms of q and g"));
   CHECK_THAT(explained(s, "F % (x^3 + 2)"),
              Catch::Contains("in Z/pZ with a 127-bit p[x] of lengths 6000 by 4: FLINT fmpz_mod_poly_divrem"));
-  CHECK_THAT(explained(s, "powmod(x + 1, q, G)"), Catch::Contains("products (whole, then cut to the terms needed)"));
+  CHECK_THAT(explained(s, "powmod(x + 1, q, G)"), Catch::Contains("FLINT fmpz_mod_poly_powmod (square and multiply "
+                                                                   "with the inverse of rev(m) computed once)"));
+  // from m of 8193 terms the cores' multi-modular products take the squares (no GPU here)
+  s.eval("H = randpoly(8200, q) + x^8200");
+  CHECK_THAT(explained(s, "powmod(x + 1, 3, H)"), Catch::Contains("products (whole, then cut to the terms needed)"));
   s.eval("gpu(\"auto\")");
 }
 
