@@ -147,11 +147,11 @@ std::optional<ModPoly> multiply_big_modulus_on_gpu(const ModPoly& a, const ModPo
   }
 }
 
-// Z/pZ[x] for p above 64 bits on the CPU through the primes (as Z[x] products) from their
-// crossover, while few primes do: the coefficients lifted to 0..p-1 need at most
-// 2 bits(p) + ceil(log2(min(len a, len b))) bits. Measured on the development machine from 2^14
-// coefficients: 1.4x (80-bit p, 3 primes) to 1.6x (521 bits, 18 primes) fmpz_mod_poly_mul, 2.1-2.7x
-// at 2^18. nullopt below.
+// Whether a product in Z/pZ[x] for p above 64 bits goes through the primes on the CPU (as a Z[x]
+// product): from their crossover, while few primes do; the coefficients lifted to 0..p-1 need at
+// most 2 bits(p) + ceil(log2(min(len a, len b))) bits. Measured on the development machine from
+// 2^14 coefficients: 1.4x (80-bit p, 3 primes) to 1.6x (521 bits, 18 primes) fmpz_mod_poly_mul,
+// 2.1-2.7x at 2^18.
 bool big_modulus_cpu_primes_take(const Modulus& m, size_t length, size_t shorter) {
   if (m.word_size() || length < cpu_crt_crossover_z || short_operand_stays_with_flint(ShortOperandClass::Z, shorter))
     return false;
@@ -159,6 +159,7 @@ bool big_modulus_cpu_primes_take(const Modulus& m, size_t length, size_t shorter
   return multimodular_primes(bound_bits, ceil_log2(length)).size() <= cpu_crt_most_primes_z(length);
 }
 
+// That product, or nullopt where FLINT's takes it.
 std::optional<ModPoly> multiply_big_modulus_on_cpu(const ModPoly& a, const ModPoly& b) {
   const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
   if (a.is_zero() || b.is_zero() || !big_modulus_cpu_primes_take(*a.modulus(), length, shorter_length(a, b)))
