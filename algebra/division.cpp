@@ -60,12 +60,6 @@ constexpr size_t big_newton_quotient_from = 4096, big_newton_divisor_from = 1024
 // (which FLINT's powmod with it runs 1.7-3.3x faster), not measured against it there.
 constexpr size_t big_newton_powmod_from = 2048;
 
-// Whether one transform modulo n of this length (rounded up to a power of two) will do: n prime and
-// that power of two dividing n - 1.
-bool one_transform_modulo(ulong n, size_t length) {
-  return n > 2 && (n - 1) % power_of_two_at_least(length) == 0 && n_is_prime(n);
-}
-
 // x modulo x^n - 1 (its terms summed by their index mod n): min(length, n) terms.
 Words folded(const ulong* x, size_t length, size_t n, const nmod_t& mod) {
   Words out(x, x + std::min(length, n));
@@ -99,7 +93,7 @@ class CyclicProducts {
   // for FLINT's product (dispatch.hpp; a remainder's product when the quotient is short): a cyclic
   // product takes transforms of half a product's length, so this keeps them where they surely pay.
   bool transforms_pay(size_t na, size_t nb, size_t n) const {
-    const bool one = one_transform_modulo(mod_.n, n);
+    const bool one = one_transform_modulo(*m_, n);
     if (!one && mod_.n < small_modulus_bound && n < small_modulus_transforms_from) return false;  // see above
     return use_cpu_ntt(one, mod_.n, na + nb - 1) &&
            !short_operand_stays_with_flint(short_operand_class(one, mod_.n), std::min(na, nb));
@@ -108,7 +102,7 @@ class CyclicProducts {
   void on_cpu_transforms(const ulong* a, size_t na, const ulong* b, size_t nb, size_t n, ulong* out) {
     convolve_words_cpu_ntt(a, na, b, nb, n, false, mod_, out);
     OperationDetail d = modular_detail(*m_, n, 0);
-    if (one_transform_modulo(mod_.n, n)) {
+    if (one_transform_modulo(*m_, n)) {
       engine_note("cpu ntt convolution", static_cast<double>(n), d);
       return;
     }

@@ -12,6 +12,7 @@
 
 #include <flint/fmpz_vec.h>
 #include <flint/nmod_vec.h>
+#include <flint/ulong_extras.h>
 
 #include <algorithm>
 #include <optional>
@@ -205,17 +206,25 @@ bool wants_gpu(const ModPoly& a, const ModPoly& b, GpuOperation& op) {
   return use_gpu(op, length);
 }
 
-// Whether a product (or power) of this length mod p takes one transform modulo p itself.
-bool one_transform_mod(const ModPoly& a, size_t length) {
-  const ulong p = a.modulus()->word();
+// Whether the power of two >= length divides p - 1 (p > 2).
+bool transform_length_divides(ulong p, size_t length) {
   const unsigned log2_length = ceil_log2(length);
-  return p > 2 && log2_length < 64 && (p - 1) % (ulong{1} << log2_length) == 0 && a.modulus()->is_prime();
+  return p > 2 && log2_length < 64 && (p - 1) % (ulong{1} << log2_length) == 0;
 }
+}  // namespace
+
+bool one_transform_modulo(const Modulus& m, size_t length) {
+  return m.word_size() && transform_length_divides(m.word(), length) && m.is_prime();
+}
+
+bool one_transform_modulo(ulong p, size_t length) { return transform_length_divides(p, length) && n_is_prime(p); }
+
+namespace {
 
 bool wants_cpu_ntt(const ModPoly& a, const ModPoly& b) {
   if (!a.word() || a.is_zero() || b.is_zero()) return false;
   const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
-  const bool one_transform = one_transform_mod(a, length);
+  const bool one_transform = one_transform_modulo(*a.modulus(), length);
   const ulong p = a.modulus()->word();
   return use_cpu_ntt(one_transform, p, length) &&
          !short_operand_stays_with_flint(short_operand_class(one_transform, p), shorter_length(a, b));

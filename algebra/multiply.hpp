@@ -19,6 +19,11 @@ ZPoly multiply_on_cpu(const ZPoly& a, const ZPoly& b);
 // out = a * b: GMP (fmpz_mul), or the multi-modular GPU product for huge factors.
 void multiply(fmpz_t out, const fmpz_t a, const fmpz_t b);
 ModPoly power(const ModPoly& a, ulong e);
+// Whether one transform modulo p itself takes a product (or cyclic product, or power) of `length`
+// terms: p a word-size prime and the power of two >= length dividing p - 1. The Modulus form
+// asks the modulus's cached primality; the word form tests p.
+bool one_transform_modulo(const Modulus& m, std::size_t length);
+bool one_transform_modulo(ulong p, std::size_t length);
 // Whether multiply takes a product in Z/pZ[x] for a multi-word p (m) of `length` terms, its shorter
 // operand of `shorter`, away from FLINT: to the GPU's or the cores' multi-modular product.
 bool big_modulus_product_leaves_flint(const Modulus& m, std::size_t length, std::size_t shorter);
