@@ -54,6 +54,14 @@ ModPoly random_poly(const cas::ModulusPtr& m, size_t length, flint_rand_t state)
   return cas::modpoly_from_words(m, w.data(), w.size());
 }
 
+// check(state) on fresh random inputs (their seed in the report) with the GPU in `mode`.
+void check_in_mode(cas::GpuMode mode, void (*check)(flint_rand_t)) {
+  FreshRandom random;
+  INFO("seed " << random.seed);
+  ModeGuard guard(mode);
+  check(random.state());
+}
+
 bool same(const ModPoly& a, const nmod_poly_t b) { return nmod_poly_equal(a.nmod(), b) != 0; }
 
 void check_against_flint(const ModPoly& f, const ModPoly& g) {
@@ -96,18 +104,12 @@ void check_divisions(flint_rand_t state) {
 }  // namespace
 
 TEST_CASE("Newton's division equals FLINT's divrem", "[division]") {
-  FreshRandom random;
-  INFO("seed " << random.seed);
-  ModeGuard cpu(cas::GpuMode::Off);
-  check_divisions(random.state());
+  check_in_mode(cas::GpuMode::Off, check_divisions);
 }
 
 TEST_CASE("Newton's division on the GPU equals FLINT's divrem", "[division][gpu]") {
   if (cas::test::skipped_without_gpu("Newton's division on the GPU")) return;
-  FreshRandom random;
-  INFO("seed " << random.seed);
-  ModeGuard gpu(cas::GpuMode::On);  // every cyclic product on the GPU, the short ones too
-  check_divisions(random.state());
+  check_in_mode(cas::GpuMode::On, check_divisions);  // every product on the GPU, the short ones too
 }
 
 namespace {
@@ -166,18 +168,12 @@ void check_big_divisions(flint_rand_t state) {
 }  // namespace
 
 TEST_CASE("Newton's division modulo multi-word moduli equals FLINT's divrem", "[division]") {
-  FreshRandom random;
-  INFO("seed " << random.seed);
-  ModeGuard cpu(cas::GpuMode::Off);
-  check_big_divisions(random.state());
+  check_in_mode(cas::GpuMode::Off, check_big_divisions);
 }
 
 TEST_CASE("Newton's division modulo multi-word moduli on the GPU equals FLINT's divrem", "[division][gpu]") {
   if (cas::test::skipped_without_gpu("Newton's division modulo multi-word moduli on the GPU")) return;
-  FreshRandom random;
-  INFO("seed " << random.seed);
-  ModeGuard gpu(cas::GpuMode::On);
-  check_big_divisions(random.state());
+  check_in_mode(cas::GpuMode::On, check_big_divisions);
 }
 
 namespace {
@@ -209,18 +205,12 @@ void check_big_powmods(flint_rand_t state) {
 }  // namespace
 
 TEST_CASE("powmod modulo multi-word moduli by Newton's reductions equals FLINT's", "[division]") {
-  FreshRandom random;
-  INFO("seed " << random.seed);
-  ModeGuard cpu(cas::GpuMode::Off);
-  check_big_powmods(random.state());
+  check_in_mode(cas::GpuMode::Off, check_big_powmods);
 }
 
 TEST_CASE("powmod modulo multi-word moduli on the GPU equals FLINT's", "[division][gpu]") {
   if (cas::test::skipped_without_gpu("powmod modulo multi-word moduli on the GPU")) return;
-  FreshRandom random;
-  INFO("seed " << random.seed);
-  ModeGuard gpu(cas::GpuMode::On);
-  check_big_powmods(random.state());
+  check_in_mode(cas::GpuMode::On, check_big_powmods);
 }
 
 TEST_CASE("Newton's inverse series equals FLINT's", "[division]") {
@@ -278,18 +268,12 @@ void check_powmods(flint_rand_t state) {
 }  // namespace
 
 TEST_CASE("powmod by Newton's reductions equals FLINT's", "[division]") {
-  FreshRandom random;
-  INFO("seed " << random.seed);
-  ModeGuard cpu(cas::GpuMode::Off);
-  check_powmods(random.state());
+  check_in_mode(cas::GpuMode::Off, check_powmods);
 }
 
 TEST_CASE("powmod by Newton's reductions on the GPU equals FLINT's", "[division][gpu]") {
   if (cas::test::skipped_without_gpu("powmod's reductions on the GPU")) return;
-  FreshRandom random;
-  INFO("seed " << random.seed);
-  ModeGuard gpu(cas::GpuMode::On);
-  check_powmods(random.state());
+  check_in_mode(cas::GpuMode::On, check_powmods);
 }
 
 TEST_CASE("division: Newton's iteration from the crossover", "[division][dispatch]") {
