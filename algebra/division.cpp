@@ -543,8 +543,27 @@ bool big_newton_powmod_pays(size_t modulus_length, const Modulus& m) {
          big_modulus_product_leaves_flint(m, 2 * modulus_length - 3, modulus_length - 1);
 }
 
+// powmod modulo a word p >= 2^17: the length of m from which Newton's reductions beat FLINT's
+// powmod with its inverse precomputed, by the bits of p (cas-bench-division --powmod-lengths 64,96,
+// ..., 512 on the development machine, twenty-sixth session; e = p). Up to 32 bits Newton's won
+// 1.06-1.14x from 128 terms (0.91-0.92x at 96). Above, FLINT's products of p's residues slow down by
+// steps whose length grows with p's size, and Newton's won from the step on: 1.26-1.31x at 256 for
+// 40-47 bits (0.83-0.87x at 192 from 44 bits), 1.25-1.30x at 320 for 50-55 bits (0.82-0.90x at
+// 256), 1.28-1.38x at 384 for 57-61 bits (0.81-0.90x at 320), 1.31-1.32x at 448 for 63-64 bits
+// (0.89-0.92x at 384). One-transform primes win earlier (a 62-bit one 1.43x at 320): not used.
+size_t newton_powmod_from(ulong n) {
+  const unsigned bits = FLINT_BIT_COUNT(n);
+  if (bits <= 32) return 128;
+  if (bits <= 48) return 256;
+  if (bits <= 56) return 320;
+  if (bits <= 62) return 384;
+  return 448;
+}
+
 bool newton_powmod_pays(size_t modulus_length, ulong n) {
-  return modulus_length >= 2 && newton_division_pays(modulus_length - 1, modulus_length, n);
+  if (modulus_length < 2) return false;
+  if (n < small_modulus_bound) return newton_division_pays(modulus_length - 1, modulus_length, n);
+  return modulus_length >= newton_powmod_from(n);
 }
 
 Words inverse_series(const ulong* h, size_t nh, size_t precision, const ModulusPtr& m) {

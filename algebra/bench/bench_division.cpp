@@ -2,9 +2,10 @@
 // products (algebra/division.hpp) against FLINT's nmod_poly_divrem and nmod_poly_powmod_fmpz_binexp,
 // both measured in the same run, the results compared.
 //   cas-bench-division [--min K] [--max K] [--flint-max K] [--powmod-max K] [--seconds S] [--gpu off]
-//                      [--grid 1] [--moduli P,Q,...] [--big-bits B,C,...]
+//                      [--grid 1] [--moduli P,Q,...] [--big-bits B,C,...] [--powmod-lengths L,M,...]
 // divrem rows: a dividend of 2^K coefficients by a divisor of 2^(K-1) (a quotient of 2^(K-1) + 1);
-// powmod rows: x + (a random polynomial) to the power p modulo a polynomial of 2^K coefficients.
+// powmod rows: x + (a random polynomial) to the power p modulo a polynomial of 2^K coefficients
+// (--powmod-lengths: of L, M, ... coefficients instead, for crossovers between powers of two).
 // Best of the runs that fit S seconds (at least 3); with a GPU, cas's time with the GPU off too (cpu
 // ms); engine: the largest operation of cas's last run (algebra/engine.hpp); choice: what divrem and
 // powmod choose at that size. --grid 1 prints
@@ -38,6 +39,7 @@ struct Options {
   bool grid = false;
   std::vector<ulong> moduli{998244353, 1000000007, (ulong{1} << 61) - 1, 4611686018326724609ull};
   std::vector<ulong> big_bits;
+  std::vector<ulong> powmod_lengths;  // empty: 2^min..2^powmod_max
 };
 
 std::vector<ulong> comma_separated(const char* text) {
@@ -58,7 +60,10 @@ Options parse(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--grid")) o.grid = std::atoi(argv[i + 1]) != 0;
     else if (!std::strcmp(argv[i], "--moduli")) o.moduli = comma_separated(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--big-bits")) o.big_bits = comma_separated(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--powmod-lengths")) o.powmod_lengths = comma_separated(argv[i + 1]);
   }
+  if (o.powmod_lengths.empty())
+    for (int k = o.min_log; k <= o.powmod_max_log; k++) o.powmod_lengths.push_back(ulong{1} << k);
   return o;
 }
 
@@ -122,8 +127,14 @@ bool division_takes_newton(const cas::ModulusPtr& m, size_t quotient_length, siz
                         : cas::big_newton_division_pays(quotient_length, divisor_length);
 }
 
-void print_row(const char* what, const cas::ModulusPtr& p, int k, double flint, const Timing& ours, bool same,
-               bool newton) {
+// 2^k for a power of two, else the number.
+std::string length_name(size_t n) {
+  if (n != 0 && (n & (n - 1)) == 0) return "2^" + std::to_string(__builtin_ctzll(n));
+  return std::to_string(n);
+}
+
+void print_row(const char* what, const cas::ModulusPtr& p, size_t length, double flint, const Timing& ours,
+               bool same, bool newton) {
   char flint_text[16] = "-", ratio_text[16] = "-", cpu_text[16] = "-", cpu_ratio_text[16] = "-";
   if (flint > 0) {
     std::snprintf(flint_text, sizeof flint_text, "%.3f", flint);
@@ -133,8 +144,8 @@ void print_row(const char* what, const cas::ModulusPtr& p, int k, double flint, 
     std::snprintf(cpu_text, sizeof cpu_text, "%.3f", ours.cpu_ms);
     if (flint > 0) std::snprintf(cpu_ratio_text, sizeof cpu_ratio_text, "%.2fx", flint / ours.cpu_ms);
   }
-  std::printf("%-7s %-21s 2^%-3d %12s %12.3f %9s %12s %9s %6s %-7s %s\n", what, modulus_name(p).c_str(), k,
-              flint_text, ours.ms,
+  std::printf("%-7s %-21s %-5s %12s %12.3f %9s %12s %9s %6s %-7s %s\n", what, modulus_name(p).c_str(),
+              length_name(length).c_str(), flint_text, ours.ms,
               ratio_text, cpu_text, cpu_ratio_text, flint > 0 ? (same ? "ok" : "DIFFER") : "-",
               newton ? "newton" : "flint", ours.engine.c_str());
 }
@@ -147,21 +158,21 @@ void division_rows(const Options& o, const cas::ModulusPtr& m, flint_rand_t stat
     const double flint_ms = k <= o.flint_max_log ? best_ms(o.seconds, [&] { flint = cas::divrem_flint(f, g); }) : 0;
     const Timing timing = time_newton(o, [&] { ours = cas::divrem_newton(f, g); });
     const bool same = cas::equal(flint.first, ours.first) && cas::equal(flint.second, ours.second);
-    print_row("divrem", m, k, flint_ms, timing, same, division_takes_newton(m, n - n / 2 + 1, n / 2));
+    print_row("divrem", m, n, flint_ms, timing, same, division_takes_newton(m, n - n / 2 + 1, n / 2));
   }
 }
 
 void powmod_rows(const Options& o, const cas::ModulusPtr& m, flint_rand_t state) {
   cas::Fmpz e(m->value());  // e = p
-  for (int k = o.min_log; k <= o.powmod_max_log; k++) {
-    const size_t n = size_t{1} << k;
+  for (const ulong n : o.powmod_lengths) {
     const cas::ModPoly modulus = random_poly(m, n, state), f = random_poly(m, n - 1, state);
     cas::ModPoly flint(m), ours(m);
-    const double flint_ms =
-        k <= o.flint_max_log ? best_ms(o.seconds, [&] { flint = cas::powmod_flint(f, e.get(), modulus); }) : 0;
+    const double flint_ms = n <= (ulong{1} << o.flint_max_log)
+                                ? best_ms(o.seconds, [&] { flint = cas::powmod_flint(f, e.get(), modulus); })
+                                : 0;
     const Timing timing = time_newton(o, [&] { ours = cas::powmod_newton(f, e.get(), modulus); });
     const bool newton = m->word_size() ? cas::newton_powmod_pays(n, m->word()) : cas::big_newton_powmod_pays(n, *m);
-    print_row("powmod", m, k, flint_ms, timing, cas::equal(flint, ours), newton);
+    print_row("powmod", m, n, flint_ms, timing, cas::equal(flint, ours), newton);
   }
 }
 

@@ -287,6 +287,19 @@ TEST_CASE("division: Newton's iteration from the crossover", "[division][dispatc
     CHECK_FALSE(cas::newton_powmod_pays(64, n));
     CHECK(cas::newton_powmod_pays(size_t{1} << 13, n));
   }
+  // powmod by the size of p: FLINT's products slow down by steps that come later for larger p
+  CHECK(cas::newton_powmod_pays(128, 1000000007));
+  CHECK_FALSE(cas::newton_powmod_pays(96, 1000000007));
+  CHECK(cas::newton_powmod_pays(256, 1099511627791));  // 2^40 + 15
+  CHECK_FALSE(cas::newton_powmod_pays(192, 1099511627791));
+  CHECK(cas::newton_powmod_pays(320, 1125899906842597));  // 2^50 - 27
+  CHECK_FALSE(cas::newton_powmod_pays(256, 1125899906842597));
+  CHECK(cas::newton_powmod_pays(384, (ulong{1} << 61) - 1));
+  CHECK_FALSE(cas::newton_powmod_pays(320, (ulong{1} << 61) - 1));
+  CHECK(cas::newton_powmod_pays(448, 18446744073709551557ull));  // 2^64 - 59
+  CHECK_FALSE(cas::newton_powmod_pays(384, 18446744073709551557ull));
+  CHECK_FALSE(cas::newton_powmod_pays(128, 65521));  // below 2^17: the division's rule
+  CHECK(cas::newton_powmod_pays(256, 65521));
   // Below 2^17 without one transform: FLINT from divisors of 2^13 terms until dividends of 2^18.
   CHECK(cas::newton_division_pays(4096, 4096, 3));
   CHECK_FALSE(cas::newton_division_pays(8192, 8192, 3));
