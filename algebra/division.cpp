@@ -544,7 +544,7 @@ bool big_newton_powmod_pays(size_t modulus_length, const Modulus& m) {
 }
 
 // powmod modulo a word p >= 2^17: the length of m from which Newton's reductions beat FLINT's
-// powmod with its inverse precomputed, by the bits of p (cas-bench-division --powmod-lengths 64,96,
+// powmod with its inverse precomputed, by the bits of p (cas-bench-division --lengths 64,96,
 // ..., 512 on the development machine, twenty-sixth session; e = p). Up to 32 bits Newton's won
 // 1.06-1.14x from 128 terms (0.91-0.92x at 96). Above, FLINT's products of p's residues slow down by
 // steps whose length grows with p's size, and Newton's won from the step on: 1.26-1.31x at 256 for

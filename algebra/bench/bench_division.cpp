@@ -2,10 +2,11 @@
 // products (algebra/division.hpp) against FLINT's nmod_poly_divrem and nmod_poly_powmod_fmpz_binexp,
 // both measured in the same run, the results compared.
 //   cas-bench-division [--min K] [--max K] [--flint-max K] [--powmod-max K] [--seconds S] [--gpu off]
-//                      [--grid 1] [--moduli P,Q,...] [--big-bits B,C,...] [--powmod-lengths L,M,...]
+//                      [--grid 1] [--moduli P,Q,...] [--big-bits B,C,...] [--lengths L,M,...]
 // divrem rows: a dividend of 2^K coefficients by a divisor of 2^(K-1) (a quotient of 2^(K-1) + 1);
-// powmod rows: x + (a random polynomial) to the power p modulo a polynomial of 2^K coefficients
-// (--powmod-lengths: of L, M, ... coefficients instead, for crossovers between powers of two).
+// powmod rows: x + (a random polynomial) to the power p modulo a polynomial of 2^K coefficients.
+// --lengths L,M,...: dividends and moduli of L, M, ... coefficients instead (crossovers between
+// powers of two).
 // Best of the runs that fit S seconds (at least 3); with a GPU, cas's time with the GPU off too (cpu
 // ms); engine: the largest operation of cas's last run (algebra/engine.hpp); choice: what divrem and
 // powmod choose at that size. --grid 1 prints
@@ -39,7 +40,7 @@ struct Options {
   bool grid = false;
   std::vector<ulong> moduli{998244353, 1000000007, (ulong{1} << 61) - 1, 4611686018326724609ull};
   std::vector<ulong> big_bits;
-  std::vector<ulong> powmod_lengths;  // empty: 2^min..2^powmod_max
+  std::vector<ulong> divrem_lengths, powmod_lengths;  // 2^min..2^max and 2^min..2^powmod_max unless --lengths
 };
 
 std::vector<ulong> comma_separated(const char* text) {
@@ -60,8 +61,10 @@ Options parse(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--grid")) o.grid = std::atoi(argv[i + 1]) != 0;
     else if (!std::strcmp(argv[i], "--moduli")) o.moduli = comma_separated(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--big-bits")) o.big_bits = comma_separated(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--powmod-lengths")) o.powmod_lengths = comma_separated(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--lengths")) o.divrem_lengths = o.powmod_lengths = comma_separated(argv[i + 1]);
   }
+  if (o.divrem_lengths.empty())
+    for (int k = o.min_log; k <= o.max_log; k++) o.divrem_lengths.push_back(ulong{1} << k);
   if (o.powmod_lengths.empty())
     for (int k = o.min_log; k <= o.powmod_max_log; k++) o.powmod_lengths.push_back(ulong{1} << k);
   return o;
@@ -151,11 +154,11 @@ void print_row(const char* what, const cas::ModulusPtr& p, size_t length, double
 }
 
 void division_rows(const Options& o, const cas::ModulusPtr& m, flint_rand_t state) {
-  for (int k = o.min_log; k <= o.max_log; k++) {
-    const size_t n = size_t{1} << k;
+  for (const ulong n : o.divrem_lengths) {
     const cas::ModPoly f = random_poly(m, n, state), g = random_poly(m, n / 2, state);
     std::pair<cas::ModPoly, cas::ModPoly> flint{cas::ModPoly(m), cas::ModPoly(m)}, ours = flint;
-    const double flint_ms = k <= o.flint_max_log ? best_ms(o.seconds, [&] { flint = cas::divrem_flint(f, g); }) : 0;
+    const double flint_ms =
+        n <= (ulong{1} << o.flint_max_log) ? best_ms(o.seconds, [&] { flint = cas::divrem_flint(f, g); }) : 0;
     const Timing timing = time_newton(o, [&] { ours = cas::divrem_newton(f, g); });
     const bool same = cas::equal(flint.first, ours.first) && cas::equal(flint.second, ours.second);
     print_row("divrem", m, n, flint_ms, timing, same, division_takes_newton(m, n - n / 2 + 1, n / 2));
