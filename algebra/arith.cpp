@@ -159,10 +159,9 @@ Value zpoly_binary(BinaryOp op, const ZPoly& a, const ZPoly& b) {
     case BinaryOp::PointMul: r = multiply(a, b); break;
     case BinaryOp::Div: {
       if (b.is_zero()) throw DomainError("division by the zero polynomial");
-      std::optional<ZPoly> q = b.length() == 1 ? exact_quotient_by_constant(a, b.coeff(0)) : std::nullopt;
-      if (q) r = std::move(*q);
-      else if (b.length() == 1 || !fmpz_poly_divides(r.get(), a.get(), b.get()))
-        throw DomainError("the division is not exact in Z[x] (use // and % for quotient and remainder)");
+      std::optional<ZPoly> q = zpoly_exact_quotient(a, b);
+      if (!q) throw DomainError("the division is not exact in Z[x] (use // and % for quotient and remainder)");
+      r = std::move(*q);
       break;
     }
     case BinaryOp::FloorDiv:

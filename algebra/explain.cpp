@@ -365,6 +365,12 @@ std::string explain_note(const EngineNote& n) {
     text = newton_division(n);
   } else if (is(n, "newton division, multi-word modulus")) {
     text = big_newton_division(n);
+  } else if (is(n, "z[x] division through primes")) {
+    text = "division in Z[x] of lengths " + number(d.length1) + " by " + number(d.length2) +
+           " through primes: the quotient's residues modulo 62-bit NTT primes, each from a division in Z/pZ[x] "
+           "(below), as many primes as an estimate of its size needs, doubled while one prime more disagrees with "
+           "the rebuilt quotient or the proof fails; the CRT in symmetric representation, then one product in Z[x] "
+           "proves it: f - q g has degree below deg g (or is 0 for f / g)";
   } else if (is(n, "gpu newton division")) {
     text = "the same on the GPU, product after product there (NTTs modulo p, or CRT primes and Garner): the "
            "inverse grown from FLINT's first terms, the quotient and the remainder; only f, g, those first terms, "

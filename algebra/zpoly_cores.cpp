@@ -1,6 +1,7 @@
 #include "zpoly_cores.hpp"
 
 #include "parallel.hpp"
+#include "zpoly_division.hpp"
 
 #include <flint/fmpz_vec.h>
 
@@ -66,10 +67,19 @@ ZPoly by_constant(const ZPoly& a, const fmpz_t c, void (*divide)(fmpz_t, const f
 
 bool is_constant(const ZPoly& b) { return b.length() == 1; }
 
+bool divides_through_primes(const ZPoly& a, const ZPoly& b) {
+  const slong a_bits = _fmpz_vec_max_bits(a.get()->coeffs, a.length()),
+              b_bits = _fmpz_vec_max_bits(b.get()->coeffs, b.length());
+  return division_through_primes_pays(static_cast<size_t>(a.length()), static_cast<size_t>(b.length()),
+                                      static_cast<ulong>(FLINT_ABS(a_bits)), static_cast<ulong>(FLINT_ABS(b_bits)));
+}
+
 }  // namespace
 
 std::pair<ZPoly, ZPoly> zpoly_divrem(const ZPoly& a, const ZPoly& b) {
   if (is_constant(b)) return {by_constant(a, b.coeff(0), fmpz_fdiv_q), by_constant(a, b.coeff(0), fmpz_fdiv_r)};
+  if (divides_through_primes(a, b) && fmpz_is_pm1(b.coeff(b.length() - 1)))
+    if (auto qr = divrem_through_primes(a, b)) return std::move(*qr);
   ZPoly q, r;
   fmpz_poly_divrem(q.get(), r.get(), a.get(), b.get());
   return {std::move(q), std::move(r)};
@@ -81,6 +91,19 @@ ZPoly zpoly_quotient(const ZPoly& a, const ZPoly& b) {
 
 ZPoly zpoly_remainder(const ZPoly& a, const ZPoly& b) {
   return is_constant(b) ? by_constant(a, b.coeff(0), fmpz_fdiv_r) : zpoly_divrem(a, b).second;
+}
+
+std::optional<ZPoly> zpoly_exact_quotient(const ZPoly& a, const ZPoly& b) {
+  if (is_constant(b)) return exact_quotient_by_constant(a, b.coeff(0));
+  if (a.length() < b.length()) return a.is_zero() ? std::optional<ZPoly>(ZPoly()) : std::nullopt;
+  if (divides_through_primes(a, b)) {
+    ExactQuotient q = exact_quotient_through_primes(a, b);
+    if (q.exactness == Exactness::Exact) return std::move(q.quotient);
+    if (q.exactness == Exactness::NotExact) return std::nullopt;
+  }
+  ZPoly q;
+  if (!fmpz_poly_divides(q.get(), a.get(), b.get())) return std::nullopt;
+  return q;
 }
 
 std::optional<ZPoly> exact_quotient_by_constant(const ZPoly& a, const fmpz_t c) {

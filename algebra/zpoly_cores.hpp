@@ -24,10 +24,14 @@ ZPoly derivative_on_cores(const ZPoly& a);
 // coefficient as for integers: floor quotients, remainders with the sign of c (f = q c + r, every
 // coefficient of r in [0, c) for c > 0), on the cores for long f. (FLINT's fmpz_poly_divrem leaves
 // a coefficient smaller than |c| in absolute value where it is, so (x^2 - 1) % 3 was x^2 - 1 and
-// (x^2 - 4) % 3 was x^2 + 2.) By a longer g, FLINT's division (see help(divrem)).
+// (x^2 - 4) % 3 was x^2 + 2.) By a longer g, FLINT's division (see help(divrem)); for long
+// operands and lc(b) = +-1, through primes (zpoly_division.hpp).
 std::pair<ZPoly, ZPoly> zpoly_divrem(const ZPoly& a, const ZPoly& b);
 ZPoly zpoly_quotient(const ZPoly& a, const ZPoly& b);
 ZPoly zpoly_remainder(const ZPoly& a, const ZPoly& b);
+// a / b for b != 0 when b divides a in Z[x], else nullopt: through primes for long operands
+// (zpoly_division.hpp), FLINT's fmpz_poly_divides otherwise and where the primes did not decide.
+std::optional<ZPoly> zpoly_exact_quotient(const ZPoly& a, const ZPoly& b);
 // a / c for a constant c != 0 when c divides every coefficient, on the cores for long a; nullopt
 // otherwise.
 std::optional<ZPoly> exact_quotient_by_constant(const ZPoly& a, const fmpz_t c);

@@ -453,7 +453,9 @@ void register_poly_builtins(Registry& r) {
         "(the leading coefficient of g must be invertible); from quotients of 128 and divisors of 256 terms "
         "(word-size p) or 4096 and 1024 terms (larger p), by Newton's iteration on cas's transforms or the GPU "
         "(:explain shows it), FLINT's division below. In Z[x], exact Euclidean division when g's "
-        "leading coefficient is +-1 or g divides f. By an integer c, every coefficient as for integers "
+        "leading coefficient is +-1 or g divides f; long ones (quotients and divisors from 256 terms, 4096 or "
+        "8192 for small coefficients) go through 62-bit primes: the quotient modulo each, rebuilt by the CRT "
+        "and proven by one product, as f / g does. By an integer c, every coefficient as for integers "
         "(floor quotients, remainders with the sign of c): (x^2 - 1) % 3 is x^2 + 2. Otherwise FLINT's "
         "division: from the top, each coefficient of degree >= deg g is divided by lc(g) with the floor "
         "when it is at least |lc(g)| in absolute value, and left in r when it is smaller.");
