@@ -4,6 +4,7 @@
 // polymul.cu's (one NTT prime, or CRT primes and Garner for any other p; cyclic products, squares,
 // kept transforms); the kernels here only reverse, negate, add, subtract and fold words.
 #include "gpu/detail.cuh"
+#include "gpu/power_of_two.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -29,19 +30,22 @@ __global__ void negate_words(const std::uint64_t* in, std::size_t n, std::uint64
         out[i] = in[i] == 0 ? 0 : p - in[i];
 }
 
-// out[i] = a[i] - b[i] (subtract) or a[i] + b[i] mod p (both below p; out may be a)
-__global__ void combine_words(const std::uint64_t* a, const std::uint64_t* b, std::size_t n, std::uint64_t p,
-                              bool subtract, std::uint64_t* out)
+// out[i] = a[i] - b[i] mod p (both below p)
+__global__ void subtract_words(const std::uint64_t* a, const std::uint64_t* b, std::size_t n, std::uint64_t p,
+                               std::uint64_t* out)
 {
     for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
-         i += std::size_t(gridDim.x) * blockDim.x) {
-        if (subtract) {
-            out[i] = a[i] >= b[i] ? a[i] - b[i] : a[i] + (p - b[i]);
-        } else {
-            const std::uint64_t sum = a[i] + b[i];
-            out[i] = sum < a[i] || sum >= p ? sum - p : sum;
-        }
-    }
+         i += std::size_t(gridDim.x) * blockDim.x)
+        out[i] = sub_mod(a[i], b[i], p);
+}
+
+// out[i] = out[i] + a[i] + b[i] mod p (all below p)
+__global__ void add_two_words(std::uint64_t* out, const std::uint64_t* a, const std::uint64_t* b, std::size_t n,
+                              std::uint64_t p)
+{
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+         i += std::size_t(gridDim.x) * blockDim.x)
+        out[i] = add_mod(add_mod(out[i], a[i], p), b[i], p);
 }
 
 // A Newton step's h i modulo x^L - 1 with K = L + 1: term L wrapped onto term 0, where h i has 1.
@@ -57,10 +61,7 @@ __global__ void fold_words(const std::uint64_t* in, std::size_t count, std::size
     for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
          i += std::size_t(gridDim.x) * blockDim.x) {
         std::uint64_t sum = 0;
-        for (std::size_t at = i; at < count; at += n) {
-            const std::uint64_t next = sum + in[at];
-            sum = next < sum || next >= p ? next - p : next;
-        }
+        for (std::size_t at = i; at < count; at += n) sum = add_mod(sum, in[at], p);
         out[i] = sum;
     }
 }
@@ -77,24 +78,22 @@ void launch_negate(const std::uint64_t* in, std::size_t n, std::uint64_t p, std:
     check_launch("negate_words");
 }
 
-void launch_combine(const std::uint64_t* a, const std::uint64_t* b, std::size_t n, std::uint64_t p, bool subtract,
-                    std::uint64_t* out)
+void launch_subtract(const std::uint64_t* a, const std::uint64_t* b, std::size_t n, std::uint64_t p, std::uint64_t* out)
 {
-    combine_words<<<grid_for(n, 256), 256, 0, stream()>>>(a, b, n, p, subtract, out);
-    check_launch("combine_words");
+    subtract_words<<<grid_for(n, 256), 256, 0, stream()>>>(a, b, n, p, out);
+    check_launch("subtract_words");
+}
+
+void launch_add_two(std::uint64_t* out, const std::uint64_t* a, const std::uint64_t* b, std::size_t n, std::uint64_t p)
+{
+    add_two_words<<<grid_for(n, 256), 256, 0, stream()>>>(out, a, b, n, p);
+    check_launch("add_two_words");
 }
 
 void launch_unwrap_top(std::uint64_t* product, std::size_t L, std::uint64_t p)
 {
     unwrap_top<<<1, 1, 0, stream()>>>(product, L, p);
     check_launch("unwrap_top");
-}
-
-std::size_t next_power_of_two(std::size_t n)
-{
-    std::size_t m = 1;
-    while (m < n) m <<= 1;
-    return m;
 }
 
 // Device words a[0, count) modulo x^n - 1: a itself when count <= n, else folded into `folded`
@@ -164,7 +163,7 @@ public:
         const auto [q_words, q_count] = modulo_cyclic(q, nq, L, p_, folded.get());
         kept_divisor_->multiply(q_words, q_count, qb.get(), low);
         const std::uint64_t* a_words = modulo_cyclic(a, na, L, p_, folded.get() + L).first;  // >= low words
-        launch_combine(a_words, qb.get(), low, p_, true, r);
+        launch_subtract(a_words, qb.get(), low, p_, r);
     }
 
 private:
@@ -192,8 +191,7 @@ private:
         Scratch<std::uint64_t> cross(2 * n);
         multiply_cyclic_device(t + P, s, inverse_.data(), s, n, p_, algorithm_, cross.get());
         multiply_cyclic_device(t, s, inverse_.data() + P, s, n, p_, algorithm_, cross.get() + n);
-        launch_combine(out + P, cross.get(), s, p_, false, out + P);
-        launch_combine(out + P, cross.get() + n, s, p_, false, out + P);
+        launch_add_two(out + P, cross.get(), cross.get() + n, s, p_);
     }
 
     // inverse_[0, k) -> inverse_[0, precision_): i - x^k (i e mod x^(K-k)) with h i = 1 + x^k e.

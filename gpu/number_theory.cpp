@@ -1,6 +1,7 @@
 // Host-side number theory for the GPU engine: primality, roots of unity, the choice of
 // transform primes. Plain C++ (unsigned __int128), compiled with or without CUDA.
 #include "gpu/ntt.hpp"
+#include "gpu/power_of_two.hpp"
 
 #include <cmath>
 #include <map>
@@ -79,13 +80,6 @@ std::vector<std::uint64_t> ntt_primes(int bits, int log2_length, std::size_t cou
     return {found.begin(), found.begin() + std::min(count, found.size())};
 }
 
-static std::size_t next_power_of_two(std::size_t n)
-{
-    std::size_t m = 1;
-    while (m < n) m <<= 1;
-    return m;
-}
-
 // The primes for a transform of plan.transform_length words: p itself when it allows one,
 // else CRT primes for coefficients up to min(na, nb) (p-1)^2 (a cyclic product's coefficients
 // are sums of at most min(na, nb) products too).
@@ -120,7 +114,7 @@ static ProductPlan plan_transform(std::size_t na, std::size_t nb, std::size_t tr
 ProductPlan plan_product(std::size_t na, std::size_t nb, std::uint64_t p)
 {
     if (na == 0 || nb == 0) return {};
-    return plan_transform(na, nb, next_power_of_two(na + nb - 1), p);
+    return plan_transform(na, nb, detail::next_power_of_two(na + nb - 1), p);
 }
 
 ProductPlan plan_cyclic_product(std::size_t na, std::size_t nb, std::size_t n, std::uint64_t p)
