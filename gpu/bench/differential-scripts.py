@@ -3,8 +3,8 @@
 # random large operations twice, with gpu("on") and gpu("off"), and stops with an error at the
 # first result that differs. Products in Z/pZ[x] for 15 moduli (NTT primes, CRT primes, composite,
 # above 64 bits), powers, Z[x] and integer products, fft / ifft, convolve / negaconvolve (over
-# Z/pZ and Z), division (//, %, divrem) and powmod, at lengths around the crossovers and transform
-# sizes.
+# Z/pZ and Z), division (//, %, divrem, and in Z[x] by a monic divisor or exactly) and powmod, at
+# lengths around the crossovers and transform sizes.
 # Usage: differential-scripts.py SEED COUNT [division] > d.cas; then on the device: cas d.cas
 # ("division": every operation a product, division or powmod by a monic fb)
 # (prints "checks COUNT all equal"). Without a GPU both runs take the CPU, which checks the script.
@@ -55,6 +55,13 @@ for k in range(count):
                             "fa % fb", "powmod(fa, 1000003, fb)"])
         if op.startswith("powmod"): nb = min(nb, 4097)  # FLINT's powmod above 64 bits: seconds from there
         setup = "fa = randpoly(%d, %s); fb = randpoly(%d, %s) + x^%d;" % (na, p, nb, p, nb)
+        if random.random() < 0.3:  # in Z[x] (through primes when long): fa = fb h + r with fb monic, and
+            # the exact division of fc = fb h by 3 fb. (A random fa's quotient by a monic fb with large
+            # roots has coefficients of about deg fa times their bits: out of anyone's reach.)
+            bits = random.choice([1, 20, 64, 300])
+            op = random.choice(["fa // fb", "divrem(fa, fb)", "fa % fb", "(3 * fc) / (3 * fb)"])
+            setup = "fb = randzpoly(%d, %d) + x^%d; fc = fb * randzpoly(%d, %d); fa = fc + randzpoly(%d, %d);" % (
+                nb, bits, nb, max(1, na - nb), bits, nb, bits)
     lines.append(setup)
     lines.append('gpu("on"); g = %s; gpu("off"); c = %s; gpu("auto"); both("%d: %s", g, c); checks = checks + 1;' % (op, op, k, setup.replace('"', "'") + " " + op))
 lines.append('print("checks ", checks, " all equal");')
