@@ -49,16 +49,18 @@ constexpr size_t small_modulus_bound = size_t{1} << 17, small_modulus_transforms
 // products below 2^14 terms, the cores' CRT products above; twenty-fifth session): Newton won
 // from quotients of 2^12 and divisors of 2^9 terms (1.03-1.2x there, 1.4-1.7x at 2^14 by 2^10..
 // 2^14, 1.9x at 2^15 by 2^14 for 2^127 + 29 and 2^300 + 157); quotients of 2^11 were even
-// (0.95-1.09x), shorter ones lost (0.8-0.93x).
-constexpr size_t big_newton_quotient_from = 4096, big_newton_divisor_from = 1024;
+// (0.95-1.09x), shorter ones lost (0.8-0.93x). On the H100 machine (twenty-sixth session, 2^127 +
+// 29, 2n by n terms) Newton's won from quotients of 2^11 too: 1.09x on the cores and 1.69x with
+// the GPU at 2^11 + 1 by 2^11, 1.43x with the GPU at 1537 by 1536. So from 2^11.
+constexpr size_t big_newton_quotient_from = 2048, big_newton_divisor_from = 1024;
 // powmod: FLINT's fmpz_mod_poly_powmod_fmpz_binexp_preinv reduces through the inverse too, on its
 // own products; against it (the same bench, powmod rows, e = p) Newton's reductions on FLINT's
 // products lost at every length measured, 0.48-0.89x at 2^3..2^13 terms (2^127 + 29, 2^400 + 181),
 // and won 1.51x at 2^14, where the cores' CRT products take the squares. So they run where cas's
-// products leave FLINT's (big_newton_powmod_pays), from m of 2^11 terms: on the H100 machine the
-// GPU's took 838 ms at 2^10 and 833 ms at 2^11 against FLINT's 1394 and 3516 ms without the inverse
-// (which FLINT's powmod with it runs 1.7-3.3x faster), not measured against it there.
-constexpr size_t big_newton_powmod_from = 2048;
+// products leave FLINT's (big_newton_powmod_pays). With the GPU's products, on the H100 machine
+// (twenty-sixth session, 2^127 + 29, against FLINT's preinv powmod): 0.81x at m of 1024 terms,
+// 1.46x at 1536, 1.55x at 2048, 2.38x at 4096.
+constexpr size_t big_newton_powmod_from = 1536;
 
 // x modulo x^n - 1 (its terms summed by their index mod n): min(length, n) terms.
 Words folded(const ulong* x, size_t length, size_t n, const nmod_t& mod) {
@@ -545,19 +547,21 @@ bool big_newton_powmod_pays(size_t modulus_length, const Modulus& m) {
 
 // powmod modulo a word p >= 2^17: the length of m from which Newton's reductions beat FLINT's
 // powmod with its inverse precomputed, by the bits of p (cas-bench-division --lengths 64,96,
-// ..., 512 on the development machine, twenty-sixth session; e = p). Up to 32 bits Newton's won
-// 1.06-1.14x from 128 terms (0.91-0.92x at 96). Above, FLINT's products of p's residues slow down by
-// steps whose length grows with p's size, and Newton's won from the step on: 1.26-1.31x at 256 for
-// 40-47 bits (0.83-0.87x at 192 from 44 bits), 1.25-1.30x at 320 for 50-55 bits (0.82-0.90x at
-// 256), 1.28-1.38x at 384 for 57-61 bits (0.81-0.90x at 320), 1.31-1.32x at 448 for 63-64 bits
-// (0.89-0.92x at 384). One-transform primes win earlier (a 62-bit one 1.43x at 320): not used.
+// ..., 512, twenty-sixth session; e = p). On the development machine, up to 32 bits Newton's won
+// 1.06-1.14x from 128 terms (0.91-0.92x at 96). Above, FLINT's products of p's residues slow down
+// there by steps whose length grows with p's size, and Newton's won from the step on: 1.26-1.31x
+// at 256 for 40-47 bits (0.83-0.87x at 192 from 44 bits), 1.25-1.30x at 320 for 50-55 bits
+// (0.82-0.90x at 256), 1.28-1.38x at 384 for 57-61 bits (0.81-0.90x at 320), 1.31-1.32x at 448
+// for 63-64 bits (0.89-0.92x at 384). On the H100 machine's host FLINT's steps come earlier:
+// 1.11x at 256 for 50 bits, 1.07x at 320 for 61 bits, 1.25-1.28x at 320-384 for 64 bits. 63-64
+// bits take 384 as 57-62 do: 0.9x on the one, 1.28x on the other. (One-transform primes win
+// earlier, a 62-bit one 1.43x at 320: not used.)
 size_t newton_powmod_from(ulong n) {
   const unsigned bits = FLINT_BIT_COUNT(n);
   if (bits <= 32) return 128;
   if (bits <= 48) return 256;
   if (bits <= 56) return 320;
-  if (bits <= 62) return 384;
-  return 448;
+  return 384;
 }
 
 bool newton_powmod_pays(size_t modulus_length, ulong n) {

@@ -397,7 +397,7 @@ void register_integer_builtins(Registry& r) {
   r.reg("powmod", 3, builtin_powmod,
         "powmod(a, e, m): a^e mod m. Integers: the result in 0..m-1, by square and multiply (e < 0 uses the "
         "inverse of a). Polynomials: f^e mod m over Z/pZ, or in Z[x] when m has leading coefficient +-1. Over "
-        "Z/pZ from m of 128 terms (p of 17 to 32 bits; 256 to 448 for 33 to 64 bits and below 2^17; larger p: "
+        "Z/pZ from m of 128 terms (p of 17 to 32 bits; 256 to 384 for 33 to 64 bits and below 2^17; larger p: "
         "where the GPU or the cores' primes take the squares), "
         "each square or product reduced through one inverse of rev(m) (Newton's iteration) on cas's transforms "
         "or the GPU; below, FLINT's powmod (with that inverse too).");

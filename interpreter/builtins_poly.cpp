@@ -451,7 +451,7 @@ void register_poly_builtins(Registry& r) {
   r.reg("divrem", 2, builtin_divrem,
         "divrem(f, g): [q, r] with f = q*g + r, the same q and r as f // g and f % g. Over Z/pZ deg r < deg g "
         "(the leading coefficient of g must be invertible); from quotients of 128 and divisors of 256 terms "
-        "(word-size p) or 4096 and 1024 terms (larger p), by Newton's iteration on cas's transforms or the GPU "
+        "(word-size p) or 2048 and 1024 terms (larger p), by Newton's iteration on cas's transforms or the GPU "
         "(:explain shows it), FLINT's division below. In Z[x], exact Euclidean division when g's "
         "leading coefficient is +-1 or g divides f; long ones (quotients and divisors from 256 terms, 4096 or "
         "8192 for small coefficients) go through 62-bit primes: the quotient modulo each, rebuilt by the CRT "

@@ -203,6 +203,7 @@ void division_grid(const Options& o, const cas::ModulusPtr& m, flint_rand_t stat
 
 int main(int argc, char** argv) {
   const Options o = parse(argc, argv);
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // rows as they come, also into a file
   cas::set_gpu_mode(o.gpu ? cas::GpuMode::Auto : cas::GpuMode::Off);
   flint_rand_t state;
   flint_randinit(state);

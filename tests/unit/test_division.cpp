@@ -296,8 +296,8 @@ TEST_CASE("division: Newton's iteration from the crossover", "[division][dispatc
   CHECK_FALSE(cas::newton_powmod_pays(256, 1125899906842597));
   CHECK(cas::newton_powmod_pays(384, (ulong{1} << 61) - 1));
   CHECK_FALSE(cas::newton_powmod_pays(320, (ulong{1} << 61) - 1));
-  CHECK(cas::newton_powmod_pays(448, 18446744073709551557ull));  // 2^64 - 59
-  CHECK_FALSE(cas::newton_powmod_pays(384, 18446744073709551557ull));
+  CHECK(cas::newton_powmod_pays(384, 18446744073709551557ull));  // 2^64 - 59
+  CHECK_FALSE(cas::newton_powmod_pays(320, 18446744073709551557ull));
   CHECK_FALSE(cas::newton_powmod_pays(128, 65521));  // below 2^17: the division's rule
   CHECK(cas::newton_powmod_pays(256, 65521));
   // Below 2^17 without one transform: FLINT from divisors of 2^13 terms until dividends of 2^18.
@@ -306,10 +306,10 @@ TEST_CASE("division: Newton's iteration from the crossover", "[division][dispatc
   CHECK(cas::newton_division_pays((size_t{1} << 17) + 1, size_t{1} << 17, 3));
   CHECK(cas::newton_division_pays(8192, 8192, 65537));  // 2^16 | 65537 - 1
   CHECK(cas::newton_division_pays((size_t{1} << 16) + 1, size_t{1} << 16, 65537));
-  // multi-word moduli: from quotients of 2^12 and divisors of 2^10 terms
-  CHECK_FALSE(cas::big_newton_division_pays(2048, 2048));
+  // multi-word moduli: from quotients of 2^11 and divisors of 2^10 terms
+  CHECK_FALSE(cas::big_newton_division_pays(1024, 2048));
   CHECK_FALSE(cas::big_newton_division_pays(100000, 512));
-  CHECK(cas::big_newton_division_pays(4096, 1024));
+  CHECK(cas::big_newton_division_pays(2048, 1024));
   // powmod modulo a multi-word p: where the products of 2 len m - 3 terms leave FLINT (without a
   // GPU: the cores' primes from products of 16383 terms)
   const cas::ModulusPtr big = big_moduli().at(0);
