@@ -5,6 +5,7 @@
 #include "engine.hpp"
 #include "error.hpp"
 #include "flint_util.hpp"
+#include "guards.hpp"
 #include "modpoly_ops.hpp"
 #include "multimodular.hpp"
 #include "multiply.hpp"
@@ -127,10 +128,14 @@ class QuotientResidues {
 };
 
 // The quotient from the primes an estimate of its size needs, checked by one prime more and
-// proven by proven(q); the primes double while either fails. nullopt past division_most_primes.
+// proven by proven(q); the primes double while either fails. nullopt past division_most_primes,
+// or where the residues would not fit in memory (guards.hpp).
 template <class Proven>
 std::optional<ZPoly> quotient_through_primes(QuotientResidues& residues, ulong estimated_bits, Proven&& proven) {
   for (size_t count = primes_for_bits(estimated_bits); count + 1 <= division_most_primes; count *= 2) {
+    // the residues and the rebuilt quotient: two words a prime and a coefficient
+    if (!allocation_fits(2.0 * 8.0 * static_cast<double>(count + 1) * static_cast<double>(residues.length())))
+      return std::nullopt;
     residues.extend_to(count + 1);
     ZPoly q = residues.rebuilt(count);
     if (residues.agrees(q, count) && proven(q)) return q;
