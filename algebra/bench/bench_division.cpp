@@ -15,6 +15,7 @@
 // primes above 2^B, 2^C, ... (--moduli 0 leaves out the word-size ones): FLINT's fmpz_mod_poly
 // divrem and powmod against Newton's iteration on cas's products.
 #include "algebra/bench/best_time.hpp"
+#include "algebra/bench/tables.hpp"
 #include "algebra/dispatch.hpp"
 #include "algebra/division.hpp"
 #include "algebra/engine.hpp"
@@ -33,6 +34,8 @@
 
 namespace {
 
+using cas::bench::comma_separated;
+
 struct Options {
   int min_log = 10, max_log = 20, flint_max_log = 20, powmod_max_log = 14;
   double seconds = 0.3;
@@ -42,12 +45,6 @@ struct Options {
   std::vector<ulong> big_bits;
   std::vector<ulong> divrem_lengths, powmod_lengths;  // 2^min..2^max and 2^min..2^powmod_max unless --lengths
 };
-
-std::vector<ulong> comma_separated(const char* text) {
-  std::vector<ulong> out;
-  for (char* end = nullptr; *text; text = *end ? end + 1 : end) out.push_back(std::strtoul(text, &end, 10));
-  return out;
-}
 
 Options parse(int argc, char** argv) {
   Options o;
@@ -183,20 +180,11 @@ void powmod_rows(const Options& o, const cas::ModulusPtr& m, flint_rand_t state)
 void division_grid(const Options& o, const cas::ModulusPtr& m, flint_rand_t state) {
   std::printf("mod %s: FLINT's divrem time / Newton's, quotient 2^i (rows) by divisor 2^j (columns)\n",
               modulus_name(m).c_str());
-  std::printf("%6s", "");
-  for (int j = o.min_log; j <= o.max_log; j++) std::printf("  2^%-4d", j);
-  std::printf("\n");
-  for (int i = o.min_log; i <= o.max_log; i++) {
-    std::printf("2^%-4d", i);
-    for (int j = o.min_log; j <= o.max_log; j++) {
-      const size_t nq = size_t{1} << i, nb = size_t{1} << j;
-      const cas::ModPoly f = random_poly(m, nq + nb - 1, state), g = random_poly(m, nb, state);
-      const double flint = best_ms(o.seconds, [&] { cas::divrem_flint(f, g); });
-      const double ours = best_ms(o.seconds, [&] { cas::divrem_newton(f, g); });
-      std::printf("  %6.2f", flint / ours);
-    }
-    std::printf("\n");
-  }
+  cas::bench::print_ratio_grid(o.min_log, o.max_log, [&](size_t nq, size_t nb) {
+    const cas::ModPoly f = random_poly(m, nq + nb - 1, state), g = random_poly(m, nb, state);
+    const double flint = best_ms(o.seconds, [&] { cas::divrem_flint(f, g); });
+    return flint / best_ms(o.seconds, [&] { cas::divrem_newton(f, g); });
+  });
 }
 
 }  // namespace

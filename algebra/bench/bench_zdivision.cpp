@@ -8,6 +8,7 @@
 // of 2^i (rows) and divisors of 2^j (columns) coefficients, i, j from K_min to K_max (where the
 // crossover of zpoly_division.cpp comes from).
 #include "algebra/bench/best_time.hpp"
+#include "algebra/bench/tables.hpp"
 #include "algebra/dispatch.hpp"
 #include "algebra/engine.hpp"
 #include "algebra/flint_util.hpp"
@@ -21,6 +22,8 @@
 
 namespace {
 
+using cas::bench::comma_separated;
+
 struct Options {
   int min_log = 10, max_log = 18;
   double seconds = 0.3;
@@ -28,12 +31,6 @@ struct Options {
   bool grid = false;
   std::vector<ulong> bits{16, 64, 256};
 };
-
-std::vector<ulong> comma_separated(const char* text) {
-  std::vector<ulong> out;
-  for (char* end = nullptr; *text; text = *end ? end + 1 : end) out.push_back(std::strtoul(text, &end, 10));
-  return out;
-}
 
 Options parse(int argc, char** argv) {
   Options o;
@@ -107,21 +104,12 @@ void division_rows(const Options& o, ulong bits, flint_rand_t state) {
 // Rows: quotient lengths 2^i; columns: divisor lengths 2^j; entries FLINT's divrem time / ours.
 void division_grid(const Options& o, ulong bits, flint_rand_t state) {
   std::printf("%lu bits: FLINT's divrem time / ours, quotient 2^i (rows) by divisor 2^j (columns)\n", bits);
-  std::printf("%6s", "");
-  for (int j = o.min_log; j <= o.max_log; j++) std::printf("  2^%-4d", j);
-  std::printf("\n");
-  for (int i = o.min_log; i <= o.max_log; i++) {
-    std::printf("2^%-4d", i);
-    for (int j = o.min_log; j <= o.max_log; j++) {
-      const size_t nq = size_t{1} << i, nb = size_t{1} << j;
-      const cas::ZPoly g = random_zpoly(nb, bits, true, state), h = random_zpoly(nq, bits, false, state);
-      cas::ZPoly f = cas::multiply(g, h), q, r;
-      const double flint = best_ms(o.seconds, [&] { fmpz_poly_divrem(q.get(), r.get(), f.get(), g.get()); });
-      const double ours = best_ms(o.seconds, [&] { cas::divrem_through_primes(f, g); });
-      std::printf("  %6.2f", flint / ours);
-    }
-    std::printf("\n");
-  }
+  cas::bench::print_ratio_grid(o.min_log, o.max_log, [&](size_t nq, size_t nb) {
+    const cas::ZPoly g = random_zpoly(nb, bits, true, state), h = random_zpoly(nq, bits, false, state);
+    cas::ZPoly f = cas::multiply(g, h), q, r;
+    const double flint = best_ms(o.seconds, [&] { fmpz_poly_divrem(q.get(), r.get(), f.get(), g.get()); });
+    return flint / best_ms(o.seconds, [&] { cas::divrem_through_primes(f, g); });
+  });
 }
 
 }  // namespace

@@ -1,0 +1,34 @@
+#pragma once
+// What the division benchmarks (cas-bench-division, cas-bench-zdivision) share: a comma-separated
+// option's numbers, and the grid of time ratios their crossovers come from.
+#include <flint/flint.h>
+
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+namespace cas::bench {
+
+// "3,17,65537" -> {3, 17, 65537}
+inline std::vector<ulong> comma_separated(const char* text) {
+  std::vector<ulong> out;
+  for (char* end = nullptr; *text; text = *end ? end + 1 : end) out.push_back(std::strtoul(text, &end, 10));
+  return out;
+}
+
+// Rows for quotients of 2^i terms, columns for divisors of 2^j, i and j from min_log to max_log;
+// each entry ratio(quotient length, divisor length), printed as it comes.
+template <class Ratio>
+void print_ratio_grid(int min_log, int max_log, Ratio&& ratio) {
+  std::printf("%6s", "");
+  for (int j = min_log; j <= max_log; j++) std::printf("  2^%-4d", j);
+  std::printf("\n");
+  for (int i = min_log; i <= max_log; i++) {
+    std::printf("2^%-4d", i);
+    for (int j = min_log; j <= max_log; j++) std::printf("  %6.2f", ratio(std::size_t{1} << i, std::size_t{1} << j));
+    std::printf("\n");
+  }
+}
+
+}  // namespace cas::bench
