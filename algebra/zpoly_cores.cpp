@@ -78,7 +78,7 @@ bool divides_through_primes(const ZPoly& a, const ZPoly& b) {
 
 std::pair<ZPoly, ZPoly> zpoly_divrem(const ZPoly& a, const ZPoly& b) {
   if (is_constant(b)) return {by_constant(a, b.coeff(0), fmpz_fdiv_q), by_constant(a, b.coeff(0), fmpz_fdiv_r)};
-  if (divides_through_primes(a, b) && fmpz_is_pm1(b.coeff(b.length() - 1)))
+  if (fmpz_is_pm1(b.coeff(b.length() - 1)) && divides_through_primes(a, b))
     if (auto qr = divrem_through_primes(a, b)) return std::move(*qr);
   ZPoly q, r;
   fmpz_poly_divrem(q.get(), r.get(), a.get(), b.get());
