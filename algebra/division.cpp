@@ -556,6 +556,7 @@ bool big_newton_powmod_pays(size_t modulus_length, const Modulus& m) {
 // 1.11x at 256 for 50 bits, 1.07x at 320 for 61 bits, 1.25-1.28x at 320-384 for 64 bits. 63-64
 // bits take 384 as 57-62 do: 0.9x on the one, 1.28x on the other. (One-transform primes win
 // earlier, a 62-bit one 1.43x at 320: not used.)
+namespace {
 size_t newton_powmod_from(ulong n) {
   const unsigned bits = FLINT_BIT_COUNT(n);
   if (bits <= 32) return 128;
@@ -563,6 +564,7 @@ size_t newton_powmod_from(ulong n) {
   if (bits <= 56) return 320;
   return 384;
 }
+}  // namespace
 
 bool newton_powmod_pays(size_t modulus_length, ulong n) {
   if (modulus_length < 2) return false;
