@@ -69,6 +69,14 @@ struct FreshRandom {
   flint_rand_t& state() { return random.state; }
 };
 
+// check(state) on fresh random inputs (their seed in the report) with the GPU in `mode`.
+inline void check_in_mode(GpuMode mode, void (*check)(flint_rand_t)) {
+  FreshRandom random;
+  INFO("seed " << random.seed);
+  ModeGuard guard(mode);
+  check(random.state());
+}
+
 inline std::vector<Fmpz> random_residues(Random& r, const ModulusPtr& m, size_t n) {
   std::vector<Fmpz> v(n);
   for (auto& x : v) fmpz_randm(x.get(), r.state, m->value());

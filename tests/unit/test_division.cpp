@@ -22,6 +22,7 @@ namespace {
 
 using cas::Fmpz;
 using cas::ModPoly;
+using cas::test::check_in_mode;
 using cas::test::FreshRandom;
 using cas::test::ModeGuard;
 
@@ -52,14 +53,6 @@ ModPoly random_poly(const cas::ModulusPtr& m, size_t length, flint_rand_t state)
     w[length - 1] = lead;
   }
   return cas::modpoly_from_words(m, w.data(), w.size());
-}
-
-// check(state) on fresh random inputs (their seed in the report) with the GPU in `mode`.
-void check_in_mode(cas::GpuMode mode, void (*check)(flint_rand_t)) {
-  FreshRandom random;
-  INFO("seed " << random.seed);
-  ModeGuard guard(mode);
-  check(random.state());
 }
 
 bool same(const ModPoly& a, const nmod_poly_t b) { return nmod_poly_equal(a.nmod(), b) != 0; }

@@ -24,7 +24,7 @@ namespace {
 using cas::Exactness;
 using cas::Fmpz;
 using cas::ZPoly;
-using cas::test::FreshRandom;
+using cas::test::check_in_mode;
 using cas::test::ModeGuard;
 
 // `length` uniform coefficients of at most `bits` bits with random signs, the leading one `lead`
@@ -104,44 +104,8 @@ void check_growing_quotients(flint_rand_t state) {
   check_divrem(random_zpoly(state, 150, 10), g);  // about 1500 bits: 2 primes -> 32
 }
 
-}  // namespace
-
-TEST_CASE("division in Z[x] through primes equals FLINT's", "[zdivision]") {
-  FreshRandom random;
-  INFO("seed " << random.seed);
-  ModeGuard cpu(cas::GpuMode::Off);
-  check_divisions(random.state());
-  check_growing_quotients(random.state());
-}
-
-TEST_CASE("division in Z[x] through primes on the GPU equals FLINT's", "[zdivision][gpu]") {
-  if (cas::test::skipped_without_gpu("Z[x] division's primes on the GPU")) return;
-  FreshRandom random;
-  INFO("seed " << random.seed);
-  ModeGuard gpu(cas::GpuMode::On);
-  check_divisions(random.state());
-}
-
-TEST_CASE("division in Z[x] through primes leaves huge quotients to FLINT", "[zdivision]") {
-  ModeGuard cpu(cas::GpuMode::Off);
-  ZPoly g, f;  // x^2 - 2^40 x: x^500 // g has coefficients of about 40 * 500 bits, past 256 primes
-  fmpz_poly_set_coeff_si(g.get(), 2, 1);
-  Fmpz c;
-  fmpz_set_si(c.get(), -1);
-  fmpz_mul_2exp(c.get(), c.get(), 40);
-  fmpz_poly_set_coeff_fmpz(g.get(), 1, c.get());
-  fmpz_poly_set_coeff_si(f.get(), 500, 1);
-  CHECK_FALSE(cas::divrem_through_primes(f, g));
-  const cas::ExactQuotient exact = cas::exact_quotient_through_primes(cas::multiply(f, g), g);  // small q
-  REQUIRE(exact.exactness == Exactness::Exact);
-  CHECK(fmpz_poly_equal(exact.quotient.get(), f.get()));
-}
-
-TEST_CASE("exact division in Z[x] through primes", "[zdivision]") {
-  FreshRandom random;
-  INFO("seed " << random.seed);
-  ModeGuard cpu(cas::GpuMode::Off);
-  flint_rand_t& state = random.state();
+// Exact multiples by divisors with a content and non-unit leading coefficients; non-multiples.
+void check_exact_divisions(flint_rand_t state) {
   const ZPoly h = random_zpoly(state, 400, 90);
   for (slong lead : {1, -1, 5, 0}) {
     INFO("leading coefficient " << lead);
@@ -159,11 +123,9 @@ TEST_CASE("exact division in Z[x] through primes", "[zdivision]") {
   }
 }
 
-TEST_CASE("exact division in Z[x] through primes: remainders the first prime divides", "[zdivision]") {
-  ModeGuard cpu(cas::GpuMode::Off);
-  FreshRandom random;
-  INFO("seed " << random.seed);
-  const ZPoly g = random_zpoly(random.state(), 300, 40, 3), h = random_zpoly(random.state(), 400, 40);
+// Remainders that only the proof shows, and quotients in Q[x] that no prime decides.
+void check_remainders_the_first_prime_divides(flint_rand_t state) {
+  const ZPoly g = random_zpoly(state, 300, 40, 3), h = random_zpoly(state, 400, 40);
   const ZPoly gh = cas::multiply(g, h);
   // The first prime of a division of f by g: the first 62-bit NTT prime for transforms of twice
   // f's length (none divides a leading coefficient of 2 or 3).
@@ -183,6 +145,41 @@ TEST_CASE("exact division in Z[x] through primes: remainders the first prime div
   fmpz_poly_set_coeff_si(d.get(), 0, 1);
   CHECK(cas::exact_quotient_through_primes(f, d).exactness == Exactness::Undecided);
   CHECK_FALSE(cas::zpoly_exact_quotient(f, d));
+}
+
+}  // namespace
+
+TEST_CASE("division in Z[x] through primes equals FLINT's", "[zdivision]") {
+  check_in_mode(cas::GpuMode::Off, check_divisions);
+  check_in_mode(cas::GpuMode::Off, check_growing_quotients);
+}
+
+TEST_CASE("division in Z[x] through primes on the GPU equals FLINT's", "[zdivision][gpu]") {
+  if (cas::test::skipped_without_gpu("Z[x] division's primes on the GPU")) return;
+  check_in_mode(cas::GpuMode::On, check_divisions);
+}
+
+TEST_CASE("division in Z[x] through primes leaves huge quotients to FLINT", "[zdivision]") {
+  ModeGuard cpu(cas::GpuMode::Off);
+  ZPoly g, f;  // x^2 - 2^40 x: x^500 // g has coefficients of about 40 * 500 bits, past 256 primes
+  fmpz_poly_set_coeff_si(g.get(), 2, 1);
+  Fmpz c;
+  fmpz_set_si(c.get(), -1);
+  fmpz_mul_2exp(c.get(), c.get(), 40);
+  fmpz_poly_set_coeff_fmpz(g.get(), 1, c.get());
+  fmpz_poly_set_coeff_si(f.get(), 500, 1);
+  CHECK_FALSE(cas::divrem_through_primes(f, g));
+  const cas::ExactQuotient exact = cas::exact_quotient_through_primes(cas::multiply(f, g), g);  // small q
+  REQUIRE(exact.exactness == Exactness::Exact);
+  CHECK(fmpz_poly_equal(exact.quotient.get(), f.get()));
+}
+
+TEST_CASE("exact division in Z[x] through primes", "[zdivision]") {
+  check_in_mode(cas::GpuMode::Off, check_exact_divisions);
+}
+
+TEST_CASE("exact division in Z[x] through primes: remainders the first prime divides", "[zdivision]") {
+  check_in_mode(cas::GpuMode::Off, check_remainders_the_first_prime_divides);
 }
 
 TEST_CASE("division in Z[x]: through primes from the crossover", "[zdivision][dispatch]") {
