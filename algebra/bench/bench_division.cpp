@@ -87,27 +87,12 @@ cas::ModPoly random_poly(const cas::ModulusPtr& m, size_t length, flint_rand_t s
   return cas::modpoly_from_words(m, w.data(), w.size());
 }
 
-// Newton's time with the GPU allowed (auto) and, when one is there, without it; the engine note of
-// the first.
-struct Timing {
-  double ms = 0, cpu_ms = 0;
-  std::string engine;
-};
+using Timing = cas::bench::EngineTiming;
 
+// Newton's time with the GPU allowed and, when one is there, without it.
 template <class F>
 Timing time_newton(const Options& o, F&& f) {
-  Timing t;
-  t.ms = best_ms(o.seconds, [&] {
-    cas::engine_reset();
-    f();
-  });
-  t.engine = cas::engine_last();
-  if (o.gpu && cas::gpu_usable()) {
-    cas::set_gpu_mode(cas::GpuMode::Off);
-    t.cpu_ms = best_ms(o.seconds, f);
-    cas::set_gpu_mode(cas::GpuMode::Auto);
-  }
-  return t;
+  return cas::bench::time_on_engines(o.seconds, o.gpu, f);
 }
 
 // p in decimal, or 2^b+c for multi-word moduli (the next prime above 2^b).

@@ -76,15 +76,8 @@ void division_rows(const Options& o, ulong bits, flint_rand_t state) {
     const double flint_ms =
         best_ms(o.seconds, [&] { fmpz_poly_divrem(flint_q.get(), flint_r.get(), f.get(), g.get()); });
     std::optional<std::pair<cas::ZPoly, cas::ZPoly>> ours;
-    cas::engine_reset();
-    const double ours_ms = best_ms(o.seconds, [&] { ours = cas::divrem_through_primes(f, g); });
-    const std::string engine = cas::engine_last();
-    double cpu_ms = 0;  // the same with the GPU off, where there is one
-    if (o.gpu && cas::gpu_usable()) {
-      cas::set_gpu_mode(cas::GpuMode::Off);
-      cpu_ms = best_ms(o.seconds, [&] { cas::divrem_through_primes(f, g); });
-      cas::set_gpu_mode(cas::GpuMode::Auto);
-    }
+    const cas::bench::EngineTiming timing =
+        cas::bench::time_on_engines(o.seconds, o.gpu, [&] { ours = cas::divrem_through_primes(f, g); });
     const bool same = ours && fmpz_poly_equal(ours->first.get(), flint_q.get()) &&
                       fmpz_poly_equal(ours->second.get(), flint_r.get());
     const double flint_exact_ms =
@@ -94,10 +87,10 @@ void division_rows(const Options& o, ulong bits, flint_rand_t state) {
     const bool exact_agrees =
         exact.exactness == cas::Exactness::Exact && fmpz_poly_equal(exact.quotient.get(), flint_exact.get());
     char cpu_text[16] = "-";
-    if (cpu_ms > 0) std::snprintf(cpu_text, sizeof cpu_text, "%.3f", cpu_ms);
+    if (timing.cpu_ms > 0) std::snprintf(cpu_text, sizeof cpu_text, "%.3f", timing.cpu_ms);
     std::printf("2^%-3d %6lu %12.3f %12.3f %9.2fx %10s %6s %12.3f %12.3f %9.2fx %6s  %s\n", k, bits, flint_ms,
-                ours_ms, flint_ms / ours_ms, cpu_text, same ? "ok" : "DIFFER", flint_exact_ms, exact_ms,
-                flint_exact_ms / exact_ms, exact_agrees ? "ok" : "DIFFER", engine.c_str());
+                timing.ms, flint_ms / timing.ms, cpu_text, same ? "ok" : "DIFFER", flint_exact_ms, exact_ms,
+                flint_exact_ms / exact_ms, exact_agrees ? "ok" : "DIFFER", timing.engine.c_str());
   }
 }
 
