@@ -67,18 +67,11 @@ ZPoly by_constant(const ZPoly& a, const fmpz_t c, void (*divide)(fmpz_t, const f
 
 bool is_constant(const ZPoly& b) { return b.length() == 1; }
 
-bool divides_through_primes(const ZPoly& a, const ZPoly& b) {
-  const slong a_bits = _fmpz_vec_max_bits(a.get()->coeffs, a.length()),
-              b_bits = _fmpz_vec_max_bits(b.get()->coeffs, b.length());
-  return division_through_primes_pays(static_cast<size_t>(a.length()), static_cast<size_t>(b.length()),
-                                      static_cast<ulong>(FLINT_ABS(a_bits)), static_cast<ulong>(FLINT_ABS(b_bits)));
-}
-
 }  // namespace
 
 std::pair<ZPoly, ZPoly> zpoly_divrem(const ZPoly& a, const ZPoly& b) {
   if (is_constant(b)) return {by_constant(a, b.coeff(0), fmpz_fdiv_q), by_constant(a, b.coeff(0), fmpz_fdiv_r)};
-  if (fmpz_is_pm1(b.coeff(b.length() - 1)) && divides_through_primes(a, b))
+  if (fmpz_is_pm1(b.coeff(b.length() - 1)) && division_through_primes_pays(a, b))
     if (auto qr = divrem_through_primes(a, b)) return std::move(*qr);
   ZPoly q, r;
   fmpz_poly_divrem(q.get(), r.get(), a.get(), b.get());
@@ -96,7 +89,7 @@ ZPoly zpoly_remainder(const ZPoly& a, const ZPoly& b) {
 std::optional<ZPoly> zpoly_exact_quotient(const ZPoly& a, const ZPoly& b) {
   if (is_constant(b)) return exact_quotient_by_constant(a, b.coeff(0));
   if (a.length() < b.length()) return a.is_zero() ? std::optional<ZPoly>(ZPoly()) : std::nullopt;
-  if (divides_through_primes(a, b)) {
+  if (division_through_primes_pays(a, b)) {
     ExactQuotient q = exact_quotient_through_primes(a, b);
     if (q.exactness == Exactness::Exact) return std::move(q.quotient);
     if (q.exactness == Exactness::NotExact) return std::nullopt;

@@ -32,10 +32,12 @@ ulong max_bits(const ZPoly& f) {
 // representation (each prime is above 2^61).
 size_t primes_for_bits(ulong bits) { return static_cast<size_t>((bits + 2) / (multimodular_prime_bits - 1) + 1); }
 
-// What a multiple f = g h needs: the bits of h, about those of f less those of g, and a margin.
+// The bits of h in a multiple f = g h, about: those of f less those of g.
+ulong multiple_quotient_bits(ulong f_bits, ulong g_bits) { return f_bits > g_bits ? f_bits - g_bits : 0; }
+
+// What a multiple f = g h needs, with a margin.
 ulong estimated_quotient_bits(const ZPoly& f, const ZPoly& g) {
-  const ulong f_bits = max_bits(f), g_bits = max_bits(g);
-  return (f_bits > g_bits ? f_bits - g_bits : 0) + 8;
+  return multiple_quotient_bits(max_bits(f), max_bits(g)) + 8;
 }
 
 // The residues of the quotient f // g modulo NTT primes that do not divide lc(g), prime by prime:
@@ -156,9 +158,14 @@ std::optional<ZPoly> quotient_through_primes(QuotientResidues& residues, ulong e
 bool division_through_primes_pays(size_t f_length, size_t g_length, ulong f_bits, ulong g_bits) {
   if (g_length < 2 || f_length < g_length) return false;
   const size_t quotient_length = f_length - g_length + 1;
-  const ulong quotient_bits = f_bits > g_bits ? f_bits - g_bits : 0;  // as estimated_quotient_bits
+  const ulong quotient_bits = multiple_quotient_bits(f_bits, g_bits);
   const size_t from = quotient_bits < 16 ? size_t{1} << 13 : quotient_bits < 32 ? size_t{1} << 12 : size_t{1} << 8;
   return quotient_length >= from && g_length >= from && g_length <= 2 * quotient_length;
+}
+
+bool division_through_primes_pays(const ZPoly& f, const ZPoly& g) {
+  return division_through_primes_pays(static_cast<size_t>(f.length()), static_cast<size_t>(g.length()), max_bits(f),
+                                      max_bits(g));
 }
 
 std::optional<std::pair<ZPoly, ZPoly>> divrem_through_primes(const ZPoly& f, const ZPoly& g) {

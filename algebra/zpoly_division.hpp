@@ -28,6 +28,7 @@ constexpr std::size_t division_most_primes = 256;
 // Whether the division of f by g goes through primes at these lengths and coefficient sizes
 // (bits of the largest coefficient), measured against FLINT.
 bool division_through_primes_pays(std::size_t f_length, std::size_t g_length, ulong f_bits, ulong g_bits);
+bool division_through_primes_pays(const ZPoly& f, const ZPoly& g);  // their lengths and largest coefficients
 
 // f = q g + r with deg r < deg g, for g with leading coefficient +-1 and len f >= len g >= 2;
 // nullopt when the quotient needed more than division_most_primes primes.
