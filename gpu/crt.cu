@@ -2,13 +2,17 @@
 // the bodies of gpu/crt_words.hpp, which the unit tests run on the host against FLINT; what is
 // new here is only the launch and the buffers:
 //   operands (limb-major, uploaded once) -> for each prime: residues of both operands, their
-//   product by multiply_device straight into row j of a k x length residue matrix -> Garner's
+//   product by multiply_device straight into row j of a k x length residue matrix (short
+//   products: every prime's residues in one launch, every product in one more, one block a
+//   prime, block_products.cuh) -> Garner's (few coefficients: a warp each, garner_warps.cuh)
 //   digits in place and the limbs of every coefficient (limb-major, coalesced) -> download
 //   (integers: the coefficients evaluated at 2^b word by word, sums and 2-bit carries; cyclic and
 //   negacyclic convolutions: each row folded modulo x^n -+ 1 before Garner).
 // All on the library's stream, so the steps are ordered without host synchronisation.
 #include "gpu/crt.hpp"
+#include "gpu/block_products.cuh"
 #include "gpu/detail.cuh"
+#include "gpu/garner_warps.cuh"
 
 namespace cas::gpu {
 namespace detail {
@@ -18,18 +22,23 @@ namespace {
 __device__ inline std::size_t first_index() { return blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; }
 __device__ inline std::size_t grid_stride() { return std::size_t(gridDim.x) * blockDim.x; }
 
+// Row r of out (count words) = the entries modulo primes[r], for r < gridDim.y.
 __global__ void reduce_matrix(const std::uint64_t* limbs, const std::uint32_t* negative, std::size_t count,
-                              std::size_t width, crt::ReductionPrime q, std::uint64_t* out)
+                              std::size_t width, const crt::ReductionPrime* primes, std::uint64_t* out)
 {
+    const crt::ReductionPrime q = primes[blockIdx.y];
+    std::uint64_t* row = out + blockIdx.y * count;
     for (std::size_t i = first_index(); i < count; i += grid_stride())
-        crt::reduce_entry(i, limbs, negative, count, width, q, out);
+        crt::reduce_entry(i, limbs, negative, count, width, q, row);
 }
 
 __global__ void reduce_chunks(const std::uint64_t* limbs, std::size_t limb_count, std::size_t chunks, unsigned bits,
-                              crt::ReductionPrime q, std::uint64_t* out)
+                              const crt::ReductionPrime* primes, std::uint64_t* out)
 {
+    const crt::ReductionPrime q = primes[blockIdx.y];
+    std::uint64_t* row = out + blockIdx.y * chunks;
     for (std::size_t i = first_index(); i < chunks; i += grid_stride())
-        crt::chunk_residue_entry(i, limbs, limb_count, bits, q, out);
+        crt::chunk_residue_entry(i, limbs, limb_count, bits, q, row);
 }
 
 __global__ void fold_row(const std::uint64_t* product, std::size_t length, std::size_t n, bool negacyclic,
@@ -37,6 +46,15 @@ __global__ void fold_row(const std::uint64_t* product, std::size_t length, std::
 {
     for (std::size_t i = first_index(); i < n; i += grid_stride())
         crt::fold_entry(i, product, length, n, negacyclic, p, out);
+}
+
+// Row r of out (n words) = row r of products (length words) folded modulo primes[r].p, r < gridDim.y.
+__global__ void fold_rows(const std::uint64_t* products, std::size_t length, std::size_t n, bool negacyclic,
+                          const crt::ReductionPrime* primes, std::uint64_t* out)
+{
+    const std::uint64_t p = primes[blockIdx.y].p;
+    for (std::size_t i = first_index(); i < n; i += grid_stride())
+        crt::fold_entry(i, products + blockIdx.y * length, length, n, negacyclic, p, out + blockIdx.y * n);
 }
 
 __global__ void reconstruct(std::uint64_t* residues, std::size_t count, crt::GarnerView tables, std::uint64_t* limbs,
@@ -61,8 +79,9 @@ struct DeviceGarnerTables {
     std::size_t k, width;
 
     explicit DeviceGarnerTables(const crt::GarnerTables& t)
-        : primes(t.primes), inverse(t.inverse), inverse_shoup(t.inverse_shoup), modulus(t.modulus), half(t.half),
-          k(t.primes.size()), width(t.width())
+        : primes(upload_table(t.primes)), inverse(upload_table(t.inverse)),
+          inverse_shoup(upload_table(t.inverse_shoup)), modulus(upload_table(t.modulus)),
+          half(upload_table(t.half)), k(t.primes.size()), width(t.width())
     {
     }
     crt::GarnerView view() const
@@ -71,18 +90,51 @@ struct DeviceGarnerTables {
     }
 };
 
+// The primes' reduction constants on the device (crt::ReductionPrime, four words each), in stream
+// order: the reductions read prime r of a row range from here.
+class DeviceReductionPrimes {
+public:
+    explicit DeviceReductionPrimes(const std::vector<std::uint64_t>& primes) : words_(as_words(primes)) {}
+    // Primes first, first + 1, ...
+    const crt::ReductionPrime* from(std::size_t first) const
+    {
+        return reinterpret_cast<const crt::ReductionPrime*>(words_.data()) + first;
+    }
+
+private:
+    static DeviceWords as_words(const std::vector<std::uint64_t>& primes)
+    {
+        std::vector<crt::ReductionPrime> host;
+        for (std::uint64_t p : primes) host.push_back(crt::reduction_prime(p));
+        return upload_table(reinterpret_cast<const std::uint64_t*>(host.data()),
+                            host.size() * sizeof(crt::ReductionPrime) / sizeof(std::uint64_t));
+    }
+    DeviceWords words_;
+};
+
 // Row j of `products` (length words) = the product of the residues of a and b modulo primes[j];
-// reduce(q, out) writes an operand's residues.
+// reduce(primes, rows, out) writes an operand's residues modulo primes[0, rows) of a
+// DeviceReductionPrimes into `rows` consecutive rows of out. Short products take every prime in
+// one launch (block_products.cuh), with both operands' residue matrices reduced in one launch
+// each; longer ones one prime after the other through the fast transforms, on one row each.
 template <class ReduceA, class ReduceB>
 DeviceWords residue_products(std::size_t count_a, std::size_t count_b, const std::vector<std::uint64_t>& primes,
                              ReduceA&& reduce_a, ReduceB&& reduce_b)
 {
-    const std::size_t length = count_a + count_b - 1;
-    DeviceWords ra(count_a), rb(count_b), products(primes.size() * length);
-    for (std::size_t j = 0; j < primes.size(); ++j) {
-        const crt::ReductionPrime q = crt::reduction_prime(primes[j]);
-        reduce_a(q, ra.data());
-        reduce_b(q, rb.data());
+    const std::size_t length = count_a + count_b - 1, k = primes.size();
+    const DeviceReductionPrimes reduction(primes);
+    DeviceWords products(k * length);
+    if (block_products_take(length, primes)) {
+        DeviceWords ra(k * count_a), rb(k * count_b);
+        reduce_a(reduction.from(0), k, ra.data());
+        reduce_b(reduction.from(0), k, rb.data());
+        multiply_rows_in_blocks(ra.data(), count_a, rb.data(), count_b, primes, products.data());
+        return products;
+    }
+    DeviceWords ra(count_a), rb(count_b);
+    for (std::size_t j = 0; j < k; ++j) {
+        reduce_a(reduction.from(j), 1, ra.data());
+        reduce_b(reduction.from(j), 1, rb.data());
         multiply_device(ra.data(), count_a, rb.data(), count_b, primes[j], Algorithm::fast,
                         products.data() + j * length);
     }
@@ -93,6 +145,8 @@ DeviceWords residue_products(std::size_t count_a, std::size_t count_b, const std
 void reconstruct_on_device(DeviceWords& products, std::size_t length, const std::vector<std::uint64_t>& primes,
                            DeviceWords& limbs, DeviceWords32& negative, std::size_t& width)
 {
+    if (warps_reconstruct(length, primes.size()))
+        return reconstruct_by_warps(products.data(), length, primes, limbs, negative, width);
     const crt::GarnerTables host_tables(primes);
     const DeviceGarnerTables tables(host_tables);
     width = tables.width;
@@ -189,11 +243,13 @@ void reconstruct_to_sink(DeviceWords& residues, std::size_t length, const std::v
     download_to_sink(limbs, negative, length, width, sink);
 }
 
-// out[i] = entry i of a device matrix of count coefficients of `width` limbs, mod q.p.
+// Rows [0, rows) of out (count words each) = the entries of a device matrix of count coefficients
+// of `width` limbs modulo primes[0, rows).
 void launch_reduce_matrix(const DeviceWords& limbs, const DeviceWords32& negative, std::size_t count, std::size_t width,
-                          const crt::ReductionPrime& q, std::uint64_t* out)
+                          const crt::ReductionPrime* primes, std::size_t rows, std::uint64_t* out)
 {
-    reduce_matrix<<<grid_for(count, block), block, 0, stream()>>>(limbs.data(), negative.data(), count, width, q, out);
+    const dim3 grid(grid_for(count, block), unsigned(rows));
+    reduce_matrix<<<grid, block, 0, stream()>>>(limbs.data(), negative.data(), count, width, primes, out);
     check_launch("reduce_matrix");
 }
 
@@ -206,8 +262,8 @@ DeviceWords source_products(const LimbSource& a, const LimbSource& b, const std:
     upload_source(a, limbs_a, negative_a);
     upload_source(b, limbs_b, negative_b);
     auto reducer = [](const DeviceWords& limbs, const DeviceWords32& negative, const LimbSource& m) {
-        return [&limbs, &negative, &m](const crt::ReductionPrime& q, std::uint64_t* out) {
-            launch_reduce_matrix(limbs, negative, m.count, m.width, q, out);
+        return [&limbs, &negative, &m](const crt::ReductionPrime* primes, std::size_t rows, std::uint64_t* out) {
+            launch_reduce_matrix(limbs, negative, m.count, m.width, primes, rows, out);
         };
     };
     return residue_products(a.count, b.count, primes, reducer(limbs_a, negative_a, a), reducer(limbs_b, negative_b, b));
@@ -257,8 +313,10 @@ void convolve_limb_sources(const LimbSource& a, const LimbSource& b, std::size_t
     {
         const DeviceWords products = source_products(a, b, primes);
         folded = DeviceWords(primes.size() * n);  // beside the products, not also beside the operands
-        for (std::size_t j = 0; j < primes.size(); ++j)
-            launch_fold(products.data() + j * length, length, n, negacyclic, primes[j], folded.data() + j * n);
+        const DeviceReductionPrimes reduction(primes);
+        fold_rows<<<dim3(grid_for(n, block), unsigned(primes.size())), block, 0, stream()>>>(
+            products.data(), length, n, negacyclic, reduction.from(0), folded.data());
+        check_launch("fold_rows");
     }
     reconstruct_to_sink(folded, n, primes, result);
 }
@@ -278,10 +336,19 @@ void power_limb_source(const LimbSource& f, std::uint64_t e, const std::vector<s
     DeviceWords limbs_f;
     DeviceWords32 negative_f;
     upload_source(f, limbs_f, negative_f);
-    DeviceWords residues(f.count), powers(primes.size() * length);
-    for (std::size_t j = 0; j < primes.size(); ++j) {
-        launch_reduce_matrix(limbs_f, negative_f, f.count, f.width, crt::reduction_prime(primes[j]), residues.data());
-        power_device(residues.data(), f.count, e, primes[j], n, Algorithm::fast, powers.data() + j * length);
+    const std::size_t k = primes.size();
+    const DeviceReductionPrimes reduction(primes);
+    DeviceWords powers(k * length);
+    if (block_products_take(length, primes)) {
+        DeviceWords residues(k * f.count);
+        launch_reduce_matrix(limbs_f, negative_f, f.count, f.width, reduction.from(0), k, residues.data());
+        power_rows_in_blocks(residues.data(), f.count, e, primes, powers.data());
+    } else {
+        DeviceWords residues(f.count);
+        for (std::size_t j = 0; j < k; ++j) {
+            launch_reduce_matrix(limbs_f, negative_f, f.count, f.width, reduction.from(j), 1, residues.data());
+            power_device(residues.data(), f.count, e, primes[j], n, Algorithm::fast, powers.data() + j * length);
+        }
     }
     reconstruct_to_sink(powers, length, primes, result);
 }
@@ -298,9 +365,9 @@ std::vector<std::uint64_t> multiply_magnitudes_summed(const std::uint64_t* a, st
     if (chunk_bits == 0 || chunk_bits > 128) throw Error("multiply_magnitudes: chunks of 1 to 128 bits");
     const DeviceWords device_a(a, limbs_a), device_b(b, limbs_b);
     auto reducer = [chunk_bits](const DeviceWords& limbs, std::size_t chunks) {
-        return [&limbs, chunks, chunk_bits](const crt::ReductionPrime& q, std::uint64_t* out) {
-            reduce_chunks<<<grid_for(chunks, block), block, 0, stream()>>>(limbs.data(), limbs.size(), chunks,
-                                                                           chunk_bits, q, out);
+        return [&limbs, chunks, chunk_bits](const crt::ReductionPrime* primes, std::size_t rows, std::uint64_t* out) {
+            const dim3 grid(grid_for(chunks, block), unsigned(rows));
+            reduce_chunks<<<grid, block, 0, stream()>>>(limbs.data(), limbs.size(), chunks, chunk_bits, primes, out);
             check_launch("reduce_chunks");
         };
     };

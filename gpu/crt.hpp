@@ -50,4 +50,18 @@ std::vector<std::uint64_t> multiply_magnitudes_summed(const std::uint64_t* a, st
                                                       unsigned chunk_bits, const std::vector<std::uint64_t>& primes,
                                                       std::size_t words);
 
+// Products and powers whose transform length n (the power of two >= the result's length) is at
+// most this limit run every prime in one launch, one thread block a prime holding its transform in
+// shared memory (gpu/block_products.cu); longer ones one prime after the other through the fast
+// transforms. By default (SIZE_MAX) a measured rule decides, up to the longest transform a block
+// holds (2^14 words on the H100); 0 sends everything through the fast transforms, any other value
+// every transform up to it (and up to what a block holds) through the blocks. For A/B
+// measurements and tests; returns the previous setting.
+std::size_t set_block_products_limit(std::size_t n);
+// Garner's reconstruction one warp a coefficient (gpu/garner_warps.cu) or one thread a
+// coefficient: by default (SIZE_MAX) a measured rule decides; 0 never takes the warps, any other
+// value takes them for every reconstruction of at most that many coefficients. For A/B
+// measurements and tests; returns the previous setting.
+std::size_t set_warp_garner_limit(std::size_t count);
+
 }  // namespace cas::gpu

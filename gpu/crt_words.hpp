@@ -13,6 +13,7 @@
 
 #include "gpu/ntt.hpp"  // pow_mod, for the tables
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -286,6 +287,24 @@ CAS_HOST_DEVICE inline void reconstruct_entry(std::size_t i, Word* residues, std
 
 // ---------------------------------------------------------------- tables (host)
 
+// x *= w in place (little-endian limbs), one limb longer when the product carries out.
+inline void multiply_by_word(std::vector<Word>& x, Word w) {
+  Word carry = 0;
+  for (Word& limb : x) {
+    const unsigned __int128 t = static_cast<unsigned __int128>(limb) * w + carry;
+    limb = static_cast<Word>(t);
+    carry = static_cast<Word>(t >> 64);
+  }
+  if (carry != 0) x.push_back(carry);
+}
+
+// floor(x / 2), as many limbs as x.
+inline std::vector<Word> halved(const std::vector<Word>& x) {
+  std::vector<Word> half(x.size(), 0);
+  for (std::size_t l = 0; l < x.size(); l++) half[l] = (x[l] >> 1) | (l + 1 < x.size() ? x[l + 1] << 63 : 0);
+  return half;
+}
+
 // Everything the reconstruction needs for a fixed list of distinct primes, each below 2^63, in the
 // order of the residues.
 struct GarnerTables {
@@ -297,31 +316,81 @@ struct GarnerTables {
     const std::size_t k = primes.size();
     inverse.assign(k * k, 0);
     inverse_shoup.assign(k * k, 0);
-    for (std::size_t j = 0; j < k; j++)
-      for (std::size_t i = 0; i < j; i++) {
-        const Word inv = cas::gpu::pow_mod(primes[i] % primes[j], primes[j] - 2, primes[j]);  // Fermat
-        inverse[j * k + i] = inv;
-        inverse_shoup[j * k + i] = shoup_companion(inv, primes[j]);
-      }
-    modulus.assign(1, 1);
-    for (Word p : primes) {
-      Word carry = 0;
-      for (Word& limb : modulus) {
-        const unsigned __int128 t = static_cast<unsigned __int128>(limb) * p + carry;
-        limb = static_cast<Word>(t);
-        carry = static_cast<Word>(t >> 64);
-      }
-      if (carry != 0) modulus.push_back(carry);
+    for (std::size_t j = 1; j < k; j++) {
+      Word* row = inverse.data() + j * k;
+      invert_all(primes.data(), j, primes[j], row);
+      for (std::size_t i = 0; i < j; i++) inverse_shoup[j * k + i] = shoup_companion(row[i], primes[j]);
     }
-    half.assign(modulus.size(), 0);
-    for (std::size_t l = 0; l < modulus.size(); l++)
-      half[l] = (modulus[l] >> 1) | (l + 1 < modulus.size() ? modulus[l + 1] << 63 : 0);
+    modulus.assign(1, 1);
+    for (Word p : primes) multiply_by_word(modulus, p);
+    half = halved(modulus);
   }
 
   std::size_t width() const { return modulus.size(); }  // limbs of every reconstructed value
   GarnerView view() const {
     return {primes.data(), inverse.data(), inverse_shoup.data(), modulus.data(), half.data(), primes.size(), width()};
   }
+
+ private:
+  // out[i] = x[i]^-1 mod p for i < count (each x[i] coprime to p): Montgomery's batch inversion,
+  // one exponentiation for the product of all of them and three products an entry, where an
+  // exponentiation an entry made the tables of 130 primes cost 4.1 ms (0.3 with this; the
+  // development machine), longer than a short product's work on the GPU.
+  static void invert_all(const Word* x, std::size_t count, Word p, Word* out) {
+    auto times = [p](Word a, Word b) { return static_cast<Word>(static_cast<unsigned __int128>(a) * b % p); };
+    Word running = 1;
+    for (std::size_t i = 0; i < count; i++) {  // out[i] = x[0] ... x[i-1] mod p for now
+      out[i] = running;
+      running = times(running, x[i] % p);
+    }
+    Word inverse_of_rest = cas::gpu::pow_mod(running, p - 2, p);  // Fermat: (x[0] ... x[i])^-1 at step i
+    for (std::size_t i = count; i-- > 0;) {
+      out[i] = times(out[i], inverse_of_rest);
+      inverse_of_rest = times(inverse_of_rest, x[i] % p);
+    }
+  }
+};
+
+// The same reconstruction written as dot products, for a warp a coefficient on the GPU (crt.cu):
+// with P_j = p_0 ... p_{j-1}, x = v_0 + v_1 P_1 + ... + v_{k-1} P_{k-1} and
+//   v_j = (x_j - sum_{i<j} v_i (P_i mod p_j)) (P_j mod p_j)^-1 mod p_j,
+// whose sum the lanes share; the limbs of x are then sum_j v_j (limbs of P_j), limb by limb.
+// prefix[j k + i] = P_i mod p_j (i < j) and its Shoup companion, inverse[j] = (P_j mod p_j)^-1 and
+// its companion, radix[j width + l] = limb l of P_j, modulus = P_k and half = floor(P_k / 2).
+struct PrefixTables {
+  std::vector<Word> primes;
+  std::vector<Word> prefix, prefix_shoup, inverse, inverse_shoup;
+  std::vector<Word> radix, modulus, half;
+
+  explicit PrefixTables(const std::vector<Word>& primes_in) : primes(primes_in) {
+    const std::size_t k = primes.size();
+    prefix.assign(k * k, 0);
+    prefix_shoup.assign(k * k, 0);
+    inverse.assign(k, 0);
+    inverse_shoup.assign(k, 0);
+    for (std::size_t j = 0; j < k; j++) {
+      const Word p = primes[j];
+      Word running = 1 % p;
+      for (std::size_t i = 0; i < j; i++) {
+        prefix[j * k + i] = running;
+        prefix_shoup[j * k + i] = shoup_companion(running, p);
+        running = static_cast<Word>(static_cast<unsigned __int128>(running) * (primes[i] % p) % p);
+      }
+      inverse[j] = cas::gpu::pow_mod(running, p - 2, p);  // Fermat; p = 2: running = 1, and so is the inverse
+      inverse_shoup[j] = shoup_companion(inverse[j], p);
+    }
+    std::vector<std::vector<Word>> rows{{1}};
+    for (Word p : primes) {
+      rows.push_back(rows.back());
+      multiply_by_word(rows.back(), p);
+    }
+    modulus = rows.back();
+    half = halved(modulus);
+    radix.assign(k * modulus.size(), 0);
+    for (std::size_t j = 0; j < k; j++) std::copy(rows[j].begin(), rows[j].end(), radix.begin() + j * modulus.size());
+  }
+
+  std::size_t width() const { return modulus.size(); }
 };
 
 // `count` signed numbers of `width` limbs, limb-major (limb l of x_i at limbs[l count + i]): the

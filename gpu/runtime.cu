@@ -380,6 +380,15 @@ void upload_bytes(void* device, const void* host, std::size_t bytes, const Strea
     }, after);
 }
 
+DeviceWords upload_table(const std::uint64_t* host, std::size_t count)
+{
+    DeviceWords device(count);
+    if (count != 0)
+        check(cudaMemcpyAsync(device.data(), host, count * sizeof(std::uint64_t), cudaMemcpyHostToDevice, stream()),
+              "cudaMemcpyAsync (table)");
+    return device;
+}
+
 void download_bytes(void* host, const void* device, std::size_t bytes)
 {
     HostRange destination{static_cast<char*>(host), bytes};

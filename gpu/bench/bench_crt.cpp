@@ -2,7 +2,13 @@
 // FLINT operands to a FLINT result, against fmpz_poly_mul and mpz_mul measured in the same run.
 // One table: Z[x] products of length 2^12, 2^16, 2^20 with 64- and 1000-bit coefficients, and
 // integer products of 10^6, 10^7, 10^8 bits. Every result is checked against the reference.
-//   cas-bench-crt [--reps N] [--flint-max-log K] [--cpu 1] [--stages 1] [--top-pad-mb M]
+//   cas-bench-crt [--reps N] [--flint-max-log K] [--cpu 1] [--stages 1] [--top-pad-mb M] [--short 1]
+// --short 1 prints instead the products whose transforms fit one thread block a prime
+// (gpu/block_products.cu), product lengths 2^8..2^14 (integers 2^17..2^21 bits), by the default
+// rules, with the blocks and Garner one warp a coefficient (gpu/garner_warps.cu) wherever they
+// fit, and with neither
+// (one prime after the other through the fast transforms, a thread a coefficient), against FLINT /
+// GMP, all measured in the same run; then where the time of two short products goes.
 // --stages 1 adds where the time of the largest Z[x] rows goes: the host's conversions to and from
 // limb matrices and the GPU call (uploads, reductions, products, Garner, download).
 // FLINT rows above 2^K are not timed ("-"); --cpu 1 runs the same path on the CPU engine
@@ -48,6 +54,7 @@ struct Options {
   cas::ProductEngine engine = cas::ProductEngine::Gpu;
   bool stages = false;
   int top_pad_mb = 0;  // > 0: mallopt(M_TOP_PAD) first (an experiment on the page faults of new results)
+  bool short_products = false;
 };
 
 Options parse(int argc, char** argv) {
@@ -58,6 +65,7 @@ Options parse(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--cpu") && std::atoi(argv[i + 1])) o.engine = cas::ProductEngine::Cpu;
     else if (!std::strcmp(argv[i], "--stages")) o.stages = std::atoi(argv[i + 1]) != 0;
     else if (!std::strcmp(argv[i], "--top-pad-mb")) o.top_pad_mb = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--short")) o.short_products = std::atoi(argv[i + 1]) != 0;
   }
   return o;
 }
@@ -130,12 +138,76 @@ void bench_integers(const Options& o, flint_rand_t state) {
   }
 }
 
+// One row of the --short table: the reference; the GPU by the default rules, with the block products
+// and Garner by warps wherever they fit, and with neither (one prime after the other, a thread a
+// coefficient).
+void print_short_row(const char* what, const std::string& size, size_t primes, double reference_ms,
+                     const double (&gpu_ms)[3], bool correct) {
+  std::printf("%-6s %-14s %6zu %10.3f %10.3f %10.3f %10.3f %8.2fx %8.2fx %s\n", what, size.c_str(), primes,
+              reference_ms, gpu_ms[0], gpu_ms[1], gpu_ms[2], reference_ms / gpu_ms[0], gpu_ms[2] / gpu_ms[0],
+              correct ? "ok" : "WRONG");
+  std::fflush(stdout);
+}
+
+// The median times of f in the three settings of print_short_row; f(setting) keeps its result.
+template <class F>
+void time_short_settings(int reps, F&& f, double (&ms)[3]) {
+  const size_t limits[3][2] = {{SIZE_MAX, SIZE_MAX}, {size_t{1} << 14, size_t{1} << 15}, {0, 0}};
+  for (int setting = 0; setting < 3; setting++) {
+    const size_t saved_blocks = cas::gpu::set_block_products_limit(limits[setting][0]);
+    const size_t saved_warps = cas::gpu::set_warp_garner_limit(limits[setting][1]);
+    f(setting);  // warm-up: twiddles, pools
+    ms[setting] = median_ms(reps, [&] { f(setting); });
+    cas::gpu::set_block_products_limit(saved_blocks);
+    cas::gpu::set_warp_garner_limit(saved_warps);
+  }
+}
+
+void bench_short(const Options& o, flint_rand_t state) {
+  std::printf("%-6s %-14s %6s %10s %10s %10s %10s %9s %9s %s\n", "ring", "size", "primes", "ref ms", "rules ms",
+              "forced", "old ms", "ref/rule", "old/rule", "check");
+  for (unsigned long bits : {64ul, 300ul, 600ul, 1000ul, 4000ul})
+    for (int log_length = 8; log_length <= 14; log_length++) {
+      const slong n = slong{1} << (log_length - 1);
+      const cas::ZPoly a = full_size_poly(state, n, bits), b = full_size_poly(state, n, bits);
+      cas::ZPoly expected, results[3];
+      cas::MultimodularPlan plan;
+      cas::multiply_multimodular(a, b, o.engine, &plan);
+      double ms[3];
+      time_short_settings(o.reps, [&](int s) { results[s] = cas::multiply_multimodular(a, b, o.engine); }, ms);
+      const double flint = median_ms(o.reps, [&] { fmpz_poly_mul(expected.get(), a.get(), b.get()); });
+      bool correct = true;
+      for (const cas::ZPoly& c : results) correct = correct && fmpz_poly_equal(c.get(), expected.get());
+      print_short_row("Z[x]", "2^" + std::to_string(log_length) + " x " + std::to_string(bits) + "b",
+                      plan.primes.size(), flint, ms, correct);
+    }
+  for (int log_bits = 17; log_bits <= 21; log_bits++) {
+    cas::Fmpz a, b, expected, results[3];
+    fmpz_randbits(a.get(), state, 1ul << log_bits);
+    fmpz_randbits(b.get(), state, 1ul << log_bits);
+    cas::MultimodularPlan plan;
+    cas::multiply_integers_multimodular(results[0].get(), a.get(), b.get(), o.engine, &plan);
+    double ms[3];
+    time_short_settings(o.reps, [&](int s) {
+      cas::multiply_integers_multimodular(results[s].get(), a.get(), b.get(), o.engine);
+    }, ms);
+    const double gmp = median_ms(o.reps, [&] { fmpz_mul(expected.get(), a.get(), b.get()); });
+    bool correct = true;
+    for (const cas::Fmpz& c : results) correct = correct && fmpz_equal(c.get(), expected.get());
+    print_short_row("Z", "2^" + std::to_string(log_bits) + " bits", plan.primes.size(), gmp, ms, correct);
+  }
+}
+
 // The Z[x] pipeline of multiply_multimodular, step by step, for two operands of n coefficients:
 // the host's conversions into and out of limb blocks, each on its own, and the GPU's share (copies
 // through the pinned blocks, reductions, products, Garner) with host callbacks that do nothing.
 void bench_stages(const Options& o, flint_rand_t state, slong n, unsigned long bits) {
   const cas::ZPoly a = full_size_poly(state, n, bits), b = full_size_poly(state, n, bits);
   const cas::MultimodularPlan plan = cas::plan_multimodular(a, b);
+  const double planning = median_ms(o.reps, [&] { cas::plan_multimodular(a, b); });
+  const double tables = median_ms(o.reps, [&] { cas::crt::GarnerTables garner(plan.primes); });
+  std::printf("stages 2 x 2^%d x %lub on the host: the plan %.3f ms, Garner's tables %.3f ms\n",
+              static_cast<int>(std::log2(static_cast<double>(n))), bits, planning, tables);
   cas::crt::LimbMatrix ma, mb;
   const double to_matrices = median_ms(o.reps, [&] {
     ma = cas::to_limb_matrix(a.get()->coeffs, static_cast<size_t>(n));
@@ -202,14 +274,20 @@ int main(int argc, char** argv) {
   }
   std::printf("# engine %s: %s; FLINT %s one core, GMP %s; medians of %d runs (FLINT 2^20: one run), ms end to end\n",
               on_gpu ? "gpu" : "cpu", cas::gpu::describe().c_str(), FLINT_VERSION, gmp_version, o.reps);
-  std::printf("%-22s %-16s %6s %14s %12s %10s %s\n", "product (reference)", "size", "primes", "reference ms",
-              "crt ms", "ref/crt", "check");
   flint_rand_t state;
   flint_randinit(state);
-  bench_polynomials(o, state);
-  bench_integers(o, state);
-  if (o.stages && on_gpu)
-    for (unsigned long bits : {64ul, 1000ul}) bench_stages(o, state, slong{1} << 19, bits);
+  if (o.short_products) {
+    bench_short(o, state);
+    bench_stages(o, state, slong{1} << 7, 4000);
+    bench_stages(o, state, slong{1} << 9, 1000);
+  } else {
+    std::printf("%-22s %-16s %6s %14s %12s %10s %s\n", "product (reference)", "size", "primes", "reference ms",
+                "crt ms", "ref/crt", "check");
+    bench_polynomials(o, state);
+    bench_integers(o, state);
+    if (o.stages && on_gpu)
+      for (unsigned long bits : {64ul, 1000ul}) bench_stages(o, state, slong{1} << 19, bits);
+  }
   flint_randclear(state);
   flint_cleanup();
   return 0;

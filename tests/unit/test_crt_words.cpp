@@ -143,7 +143,58 @@ void check_reconstruction(FreshRandom& r, const std::vector<Word>& primes) {
   }
 }
 
+// The dot-product tables of the GPU's warp-a-coefficient reconstruction (crt::PrefixTables) against
+// FLINT's integers, and the reconstruction they describe: digits v_j = (x_j - sum_{i<j} v_i
+// prefix[j k + i]) inverse[j] mod p_j, then x = sum_j v_j P_j with P_j from the radix rows.
+void check_prefix_tables(FreshRandom& r, const std::vector<Word>& primes) {
+  const cas::crt::PrefixTables t(primes);
+  const OracleTables oracle = oracle_tables(primes);
+  const size_t k = primes.size(), width = t.width();
+  INFO(k << " primes");
+  CHECK(same(from_limbs(t.modulus.data(), 1, width, false), oracle.modulus));
+  CHECK(same(from_limbs(t.half.data(), 1, width, false), oracle.half));
+  Fmpz radix(1);
+  for (size_t j = 0; j < k; j++) {
+    CHECK(same(from_limbs(t.radix.data() + j * width, 1, width, false), radix));
+    const Word p = primes[j];
+    CHECK(n_mulmod2_preinv(t.inverse[j], fmpz_fdiv_ui(radix.get(), p), p, n_preinvert_limb(p)) == 1 % p);
+    Fmpz partial(1);
+    for (size_t i = 0; i < j; i++) {
+      CHECK(t.prefix[j * k + i] == fmpz_fdiv_ui(partial.get(), p));
+      fmpz_mul_ui(partial.get(), partial.get(), primes[i]);
+    }
+    fmpz_mul_ui(radix.get(), radix.get(), p);
+  }
+  for (const Fmpz& x : symmetric_values(r, oracle, 20)) {
+    INFO("x = " << text(x));
+    std::vector<Word> digits(k);
+    Fmpz sum;
+    for (size_t j = 0; j < k; j++) {
+      const Word p = primes[j];
+      Word dot = 0;
+      for (size_t i = 0; i < j; i++)
+        dot = cas::crt::add_mod(dot, cas::crt::mul_shoup(digits[i], t.prefix[j * k + i], t.prefix_shoup[j * k + i], p), p);
+      digits[j] = cas::crt::mul_shoup(cas::crt::sub_mod(fmpz_fdiv_ui(x.get(), p), dot, p), t.inverse[j],
+                                      t.inverse_shoup[j], p);
+      Fmpz term = from_limbs(t.radix.data() + j * width, 1, width, false);
+      fmpz_mul_ui(term.get(), term.get(), digits[j]);
+      fmpz_add(sum.get(), sum.get(), term.get());
+    }
+    Fmpz expected;
+    fmpz_mod(expected.get(), x.get(), oracle.modulus.get());
+    CHECK(same(sum, expected));
+  }
+}
+
 }  // namespace
+
+TEST_CASE("crt words: the dot-product tables reconstruct the residue", "[crt]") {
+  FreshRandom r;
+  INFO("seed " << r.seed);
+  for (size_t k : {1, 2, 3, 33, 130}) check_prefix_tables(r, cas::gpu::ntt_primes(62, 20, k));
+  check_prefix_tables(r, {3, n_randprime(r.state(), 63, 1), 5, (Word{1} << 61) - 1});
+  check_prefix_tables(r, {2, 3});
+}
 
 TEST_CASE("crt words: residues of multi-limb integers equal fmpz_fdiv_ui", "[crt]") {
   FreshRandom r;

@@ -10,6 +10,7 @@
 #include "flint_support.hpp"
 #include "interpreter_support.hpp"
 
+#include "gpu/crt.hpp"
 #include "gpu/ntt.hpp"
 
 #include <catch2/catch.hpp>
@@ -628,6 +629,51 @@ TEST_CASE("multimodular powers equal fmpz_poly_pow (GPU engine)", "[multimodular
 TEST_CASE("multimodular convolutions fold the product's residues (GPU engine)", "[multimodular][gpu]") {
   if (skip_without_gpu()) return;
   check_convolutions(ProductEngine::Gpu, 1 << 17);
+}
+
+// Products and powers whose transforms fit a block's shared memory run every prime in one launch
+// (gpu/block_products.cu), and the reconstruction of few coefficients one warp a coefficient
+// (gpu/garner_warps.cu). The same inputs by the default rules, with both wherever they fit, with
+// neither, and limited to transforms of 64 words and 100 coefficients (so that the paths meet in
+// one run), all against FLINT: at the largest transform a block holds on the H100 (2^14) and one
+// past it, with hundreds of primes, one term, powers, convolutions and integers of a few thousand
+// chunks.
+TEST_CASE("multimodular: short products one block a prime or through the passes (GPU engine)", "[multimodular][gpu]") {
+  if (skip_without_gpu()) return;
+  FreshRandom r;
+  INFO("seed " << r.seed);
+  const Shape shapes[] = {{1, 1, 1},  {1, 1, 10000},   {5, 8, 10000},         {33, 32, 64},      {2000, 40, 4000},
+                          {8192, 8193, 64}, {8193, 8193, 64}, {4096, 4096, 1000}, {300, 300, 64}};
+  std::vector<std::pair<ZPoly, ZPoly>> operands;
+  for (const Shape& s : shapes)
+    operands.emplace_back(random_zpoly_of_length(r.state(), s.length_a, s.bits),
+                          random_zpoly_of_length(r.state(), s.length_b, s.bits));
+  const ZPoly f = random_zpoly_of_length(r.state(), 700, 300);
+  cas::Fmpz x, y;
+  fmpz_randbits(x.get(), r.state(), 150000);
+  fmpz_randbits(y.get(), r.state(), 100000);
+  const std::pair<size_t, size_t> limits[] = {
+      {SIZE_MAX, SIZE_MAX}, {size_t{1} << 14, size_t{1} << 15}, {0, 0}, {64, 100}};
+  for (const auto& [block_limit, warp_limit] : limits) {
+    INFO("block products limit " << block_limit << ", Garner by warps up to " << warp_limit << " coefficients");
+    const size_t saved = cas::gpu::set_block_products_limit(block_limit);
+    const size_t saved_warps = cas::gpu::set_warp_garner_limit(warp_limit);
+    for (const auto& [a, b] : operands) check_product(a, b, ProductEngine::Gpu);
+    for (ulong e : {1ul, 2ul, 7ul, 23ul}) {
+      ZPoly expected;
+      fmpz_poly_pow(expected.get(), f.get(), e);
+      INFO("f^" << e);
+      CHECK(equal(cas::power_multimodular(f, e, ProductEngine::Gpu), expected));
+    }
+    for (bool negacyclic : {false, true}) {
+      const auto& [a, b] = operands[7];
+      CHECK(equal(cas::convolve_through_product(a, b, 4096, negacyclic, ProductEngine::Gpu),
+                  flint_folded(a, b, 4096, negacyclic)));
+    }
+    check_integer(x.get(), y.get(), ProductEngine::Gpu);
+    cas::gpu::set_block_products_limit(saved);
+    cas::gpu::set_warp_garner_limit(saved_warps);
+  }
 }
 
 TEST_CASE("multimodular: the dispatcher sends Z[x], big-p and integer products to the GPU",
