@@ -7,6 +7,7 @@
 #include "gpu/ntt.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -98,6 +99,13 @@ bool use_gpu(GpuOperation op, size_t length) {
   if (current_mode == GpuMode::Off || !gpu_usable()) return false;
   if (current_mode == GpuMode::On) return length >= 2;
   return length >= crossovers().length[static_cast<size_t>(op)];
+}
+
+size_t z_product_weight(size_t length, unsigned long bits_a, unsigned long bits_b) {
+  const double scale = std::sqrt(static_cast<double>(bits_a + bits_b) / 128.0);
+  if (scale <= 1.0) return length;
+  const double weight = static_cast<double>(length) * scale;
+  return weight >= static_cast<double>(SIZE_MAX) ? SIZE_MAX : static_cast<size_t>(weight);
 }
 
 size_t cpu_ntt_crossover(bool one_transform, std::uint64_t p) {

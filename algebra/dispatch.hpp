@@ -95,7 +95,9 @@ struct Crossovers {
   // transforms of 4096 words for p < 2^32 took the CPU 0.86-1.09 times the GPU's time (three runs
   // of four faster), for p < 2^17 0.86-1.00; both now 8192, where the worst run chooses 1.09x the
   // faster engine instead of 1.16x. The other nine stayed.
-  size_t length[gpu_operation_count] = {1023, 2047, 1024, 2047, size_t{1} << 17, 4095, 2047, 8192, 4095, 4095, 8192};
+  // Twenty-seventh session: Z[x] products of 64-bit coefficients, every prime in one launch, took
+  // the GPU 0.20 ms at length 1023 against FLINT's 0.25-0.40 (0.16 against 0.11-0.16 at 511): 1023.
+  size_t length[gpu_operation_count] = {1023, 2047, 1024, 1023, size_t{1} << 17, 4095, 2047, 8192, 4095, 4095, 8192};
   // The longest shorter operand whose CPU product stays with FLINT, per ShortOperandClass:
   // measured by `cas --calibrate` (with or without a GPU), by default the class's limit divided by
   // the cores (short_operand_default).
@@ -120,6 +122,15 @@ void set_crossovers(const Crossovers& c);
 
 // Whether `op` of this length goes to the GPU under the current mode and crossovers.
 bool use_gpu(GpuOperation op, size_t length);
+
+// The length a Z[x] product of `length` coefficients counts as against product.z's crossover,
+// which `cas --calibrate` measures with 64-bit coefficients: length * sqrt((bits_a + bits_b) / 128)
+// for larger ones (bits_a, bits_b: the operands' largest coefficients), never less than length.
+// FLINT's time grows with the coefficients' size faster than the GPU's, whose primes run in one
+// launch and whose reconstruction takes a warp a coefficient: on the H100 (twenty-seventh
+// session) the GPU won from about 600 coefficients of 64 bits, from below 255 of 300 to 4000
+// bits (1.3-2.3x there), close to 600 / sqrt(bits / 64).
+size_t z_product_weight(size_t length, unsigned long bits_a, unsigned long bits_b);
 
 // Whether a CPU product of this class whose shorter operand has this length stays with FLINT,
 // under the current crossovers.

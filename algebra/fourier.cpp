@@ -588,11 +588,6 @@ std::optional<ZPoly> convolve_on_cpu_primes(const ZPoly& a, const ZPoly& b, size
   return c;
 }
 
-// Whether the GPU would take the product of a and b.
-bool product_goes_to_gpu(const ZPoly& a, const ZPoly& b) {
-  return !a.is_zero() && !b.is_zero() &&
-         use_gpu(GpuOperation::ProductZ, static_cast<size_t>(a.length() + b.length() - 1));
-}
 
 // Over Z on the GPU (any n): the product's residues folded modulo x^n -+ 1 on the device, n
 // entries rebuilt and brought back, not 2n - 1 (multimodular.hpp: convolve_through_product);
@@ -623,7 +618,7 @@ Value convolve_integers(const Value& a, const Value& b, bool negacyclic, const c
                       std::to_string(y.size()));
   const IntegerPolynomialView fa(x), fb(y);
   std::optional<ZPoly> convolution;
-  if (product_goes_to_gpu(fa.poly(), fb.poly())) convolution = convolve_on_gpu(fa.poly(), fb.poly(), n, negacyclic);
+  if (z_product_goes_to_gpu(fa.poly(), fb.poly())) convolution = convolve_on_gpu(fa.poly(), fb.poly(), n, negacyclic);
   if (!convolution) convolution = convolve_on_cpu_primes(fa.poly(), fb.poly(), n, negacyclic);
   if (!convolution) {
     OperationDetail detail;

@@ -280,11 +280,27 @@ ModPoly multiply_on_cpu(const ModPoly& a, const ModPoly& b) {
   return mul_flint(a, b);
 }
 
+namespace {
+ulong largest_coefficient_bits(const ZPoly& f) {
+  const slong bits = _fmpz_vec_max_bits(f.get()->coeffs, f.length());
+  return static_cast<ulong>(bits < 0 ? -bits : bits);
+}
+}  // namespace
+
+bool z_product_goes_to_gpu(const ZPoly& a, const ZPoly& b) {
+  if (a.is_zero() || b.is_zero()) return false;
+  const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
+  if (use_gpu(GpuOperation::ProductZ, length)) return true;
+  if (!use_gpu(GpuOperation::ProductZ, SIZE_MAX)) return false;  // no Z[x] product goes there now: no scan
+  return use_gpu(GpuOperation::ProductZ,
+                 z_product_weight(length, largest_coefficient_bits(a), largest_coefficient_bits(b)));
+}
+
 ZPoly multiply(const ZPoly& a, const ZPoly& b) {
   if (!is_constant_product(a.length(), b.length()) && !a.is_zero() && !b.is_zero()) {
     const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
     MultimodularPlan plan;
-    if (use_gpu(GpuOperation::ProductZ, length))
+    if (z_product_goes_to_gpu(a, b))
       if (auto r = multiply_z_on_gpu(a, b, plan)) {
         engine_note("gpu crt", static_cast<double>(length), multimodular_detail(plan, a.length(), b.length()));
         return std::move(*r);

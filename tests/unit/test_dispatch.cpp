@@ -131,6 +131,27 @@ TEST_CASE("products and transforms modulo p < 2^32 and p < 2^17 have crossovers 
   cas::set_crossovers(cas::Crossovers{});
 }
 
+TEST_CASE("Z[x] products weigh their length by the size of their coefficients", "[dispatch]") {
+  // 64-bit coefficients (the calibration's) and smaller count as their length.
+  CHECK(cas::z_product_weight(1000, 64, 64) == 1000);
+  CHECK(cas::z_product_weight(1000, 1, 3) == 1000);
+  CHECK(cas::z_product_weight(1000, 64, 0) == 1000);
+  // sqrt((bits_a + bits_b) / 128): 4x for two 1024-bit operands, 2x for 512 and 0 bits.
+  CHECK(cas::z_product_weight(1000, 1024, 1024) == 4000);
+  CHECK(cas::z_product_weight(255, 512, 0) == 510);
+  CHECK(cas::z_product_weight(SIZE_MAX / 2, 1 << 20, 1 << 20) == SIZE_MAX);
+  // With product.z at 1023 and the GPU in auto mode: 255 coefficients of 1024 bits go there,
+  // 255 of 64 bits do not.
+  ModeGuard guard;
+  cas::set_gpu_mode(cas::GpuMode::Auto);
+  cas::Crossovers c;
+  c.length[static_cast<size_t>(cas::GpuOperation::ProductZ)] = 1023;
+  cas::set_crossovers(c);
+  CHECK(cas::use_gpu(cas::GpuOperation::ProductZ, cas::z_product_weight(255, 1024, 1024)) == cas::gpu_usable());
+  CHECK_FALSE(cas::use_gpu(cas::GpuOperation::ProductZ, cas::z_product_weight(255, 64, 64)));
+  cas::set_crossovers(cas::Crossovers{});
+}
+
 TEST_CASE("a missing or malformed crossover file keeps the defaults", "[dispatch]") {
   ConfigHome home;
   cas::load_crossovers();
