@@ -13,6 +13,7 @@
 // tables to build); the twiddles are kept in Montgomery form, w^i 2^64 mod p, so that one
 // reduction multiplies by w^i. The inverse needs no table of its own: w^-i = -w^(n/2 - i).
 #include "gpu/block_products.cuh"
+#include "gpu/power_of_two.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -126,11 +127,10 @@ __device__ void inverse_to_row(std::uint64_t* s, unsigned n, const std::uint64_t
 // b's spectrum waits in spectra row j (n words) while a is transformed. Shared memory: n words,
 // then n/2 twiddles.
 __global__ void __launch_bounds__(1024) block_products(const std::uint64_t* a, std::size_t na, const std::uint64_t* b,
-                                                       std::size_t nb, const BlockPrime* primes, int log_n,
+                                                       std::size_t nb, const BlockPrime* primes, unsigned n,
                                                        std::uint64_t* spectra, std::uint64_t* out, std::size_t length)
 {
     extern __shared__ std::uint64_t shared[];
-    const unsigned n = 1u << log_n;
     const std::size_t j = blockIdx.x;
     const BlockPrime q = primes[j];
     std::uint64_t *s = shared, *tw = shared + n, *spectrum = spectra + j * n;
@@ -149,19 +149,19 @@ __global__ void __launch_bounds__(1024) block_products(const std::uint64_t* a, s
 
 // Block j: out row j (length words) = f row j (nf words) to the e-th power mod primes[j].
 __global__ void __launch_bounds__(1024) block_powers(const std::uint64_t* f, std::size_t nf, std::uint64_t e,
-                                                     const BlockPrime* primes, int log_n, std::uint64_t* out,
+                                                     const BlockPrime* primes, unsigned n, std::uint64_t* out,
                                                      std::size_t length)
 {
     extern __shared__ std::uint64_t shared[];
-    const unsigned n = 1u << log_n;
     const std::size_t j = blockIdx.x;
     const BlockPrime q = primes[j];
     std::uint64_t *s = shared, *tw = shared + n;
     build_twiddles(tw, n / 2, q);
     load_row(s, n, f + j * nf, nf);
     forward_dif(s, n, tw, q);
+    // x R (by r2), its power x^e R in Montgomery form, then x^e out of it
     for (unsigned i = threadIdx.x; i < n; i += blockDim.x)
-        s[i] = mont(montgomery_power(mont(s[i], q.r2, q), e, q), 1, q);  // (x R)^e R^(1 - e), out of Montgomery form
+        s[i] = mont(montgomery_power(mont(s[i], q.r2, q), e, q), 1, q);
     __syncthreads();
     inverse_to_row(s, n, tw, q, out + j * length, length);
 }
@@ -214,13 +214,6 @@ void allow_shared_memory()
     });
 }
 
-std::size_t power_of_two_at_least(std::size_t length, int& log_n)
-{
-    std::size_t n = 1;
-    for (log_n = 0; n < length; ++log_n) n <<= 1;
-    return n;
-}
-
 // The primes' constants on the device, in stream order.
 DeviceWords block_primes(const std::vector<std::uint64_t>& primes, std::size_t n)
 {
@@ -251,8 +244,7 @@ std::size_t block_transform_limit()
 
 bool block_products_take(std::size_t length, const std::vector<std::uint64_t>& primes)
 {
-    int log_n = 0;
-    const std::size_t n = power_of_two_at_least(length, log_n);
+    const std::size_t n = next_power_of_two(length);
     if (primes.empty() || n > block_transform_limit()) return false;
     const bool by_rule = limit_asked.load(std::memory_order_relaxed) == unset;
     if (by_rule && primes.size() < few_primes && n > longest_for_few_primes) return false;
@@ -265,13 +257,12 @@ void multiply_rows_in_blocks(const std::uint64_t* a, std::size_t na, const std::
                              const std::vector<std::uint64_t>& primes, std::uint64_t* out)
 {
     const std::size_t length = na + nb - 1;
-    int log_n = 0;
-    const std::size_t n = power_of_two_at_least(length, log_n);
+    const std::size_t n = next_power_of_two(length);
     allow_shared_memory();
     const DeviceWords constants = block_primes(primes, n);
     const Scratch<std::uint64_t> spectra(primes.size() * n);
     block_products<<<unsigned(primes.size()), threads_for(n), shared_bytes(n), stream()>>>(
-        a, na, b, nb, as_primes(constants), log_n, spectra.get(), out, length);
+        a, na, b, nb, as_primes(constants), unsigned(n), spectra.get(), out, length);
     check_launch("block_products");
 }
 
@@ -279,12 +270,11 @@ void power_rows_in_blocks(const std::uint64_t* f, std::size_t nf, std::uint64_t 
                           const std::vector<std::uint64_t>& primes, std::uint64_t* out)
 {
     const std::size_t length = std::size_t(e) * (nf - 1) + 1;
-    int log_n = 0;
-    const std::size_t n = power_of_two_at_least(length, log_n);
+    const std::size_t n = next_power_of_two(length);
     allow_shared_memory();
     const DeviceWords constants = block_primes(primes, n);
     block_powers<<<unsigned(primes.size()), threads_for(n), shared_bytes(n), stream()>>>(
-        f, nf, e, as_primes(constants), log_n, out, length);
+        f, nf, e, as_primes(constants), unsigned(n), out, length);
     check_launch("block_powers");
 }
 

@@ -46,7 +46,10 @@ void download_bytes(void* host, const void* device, std::size_t bytes);
 // everything before it, without the host waiting for that work: cudaMemcpyAsync from pageable
 // memory, which the driver copies into its own staging memory before it returns.
 DeviceWords upload_table(const std::uint64_t* host, std::size_t count);
-inline DeviceWords upload_table(const std::vector<std::uint64_t>& host) { return upload_table(host.data(), host.size()); }
+inline DeviceWords upload_table(const std::vector<std::uint64_t>& host)
+{
+    return upload_table(host.data(), host.size());
+}
 // The same for 64-bit host words that fit 32 bits, moved as 32-bit words (half the PCIe bytes):
 // upload_narrowed writes device[i] = host[i] mod 2^32 and returns whether every host[i] < 2^32
 // (when false, device holds no meaning); download_widened writes host[i] = device[i].

@@ -40,7 +40,8 @@ __device__ void prefix_digits(const std::uint64_t* residues, std::size_t count, 
         const std::uint64_t p = t.primes[j];
         std::uint64_t sum = 0;
         for (std::size_t l = lane; l < j; l += 32)
-            sum = crt::add_mod(sum, crt::mul_shoup(digits[l], t.prefix[j * t.k + l], t.prefix_shoup[j * t.k + l], p), p);
+            sum = crt::add_mod(sum, crt::mul_shoup(digits[l], t.prefix[j * t.k + l], t.prefix_shoup[j * t.k + l], p),
+                               p);
         for (unsigned offset = 16; offset != 0; offset >>= 1)
             sum = crt::add_mod(sum, __shfl_xor_sync(full_mask, sum, offset), p);
         const std::uint64_t digit =

@@ -173,7 +173,8 @@ void check_prefix_tables(FreshRandom& r, const std::vector<Word>& primes) {
       const Word p = primes[j];
       Word dot = 0;
       for (size_t i = 0; i < j; i++)
-        dot = cas::crt::add_mod(dot, cas::crt::mul_shoup(digits[i], t.prefix[j * k + i], t.prefix_shoup[j * k + i], p), p);
+        dot = cas::crt::add_mod(
+            dot, cas::crt::mul_shoup(digits[i], t.prefix[j * k + i], t.prefix_shoup[j * k + i], p), p);
       digits[j] = cas::crt::mul_shoup(cas::crt::sub_mod(fmpz_fdiv_ui(x.get(), p), dot, p), t.inverse[j],
                                       t.inverse_shoup[j], p);
       Fmpz term = from_limbs(t.radix.data() + j * width, 1, width, false);
