@@ -13,6 +13,7 @@
 #include "gpu/block_products.cuh"
 #include "gpu/detail.cuh"
 #include "gpu/garner_warps.cuh"
+#include "gpu/recent_tables.hpp"
 
 namespace cas::gpu {
 namespace detail {
@@ -147,13 +148,15 @@ void reconstruct_on_device(DeviceWords& products, std::size_t length, const std:
 {
     if (warps_reconstruct(length, primes.size()))
         return reconstruct_by_warps(products.data(), length, primes, limbs, negative, width);
-    const crt::GarnerTables host_tables(primes);
-    const DeviceGarnerTables tables(host_tables);
-    width = tables.width;
+    static auto* recent = new RecentTables<DeviceGarnerTables>(8);  // never destroyed: no frees after the runtime
+    const auto tables = recent->get(primes, [](const std::vector<std::uint64_t>& p) {
+        return DeviceGarnerTables(crt::GarnerTables(p));
+    });
+    width = tables->width;
     limbs = DeviceWords(width * length);
     negative = DeviceWords32(length);
-    reconstruct<<<grid_for(length, block), block, 0, stream()>>>(products.data(), length, tables.view(), limbs.data(),
-                                                                 negative.data());
+    reconstruct<<<grid_for(length, block), block, 0, stream()>>>(products.data(), length, tables->view(),
+                                                                 limbs.data(), negative.data());
     check_launch("reconstruct");
 }
 

@@ -11,6 +11,7 @@
 #include "gpu/garner_warps.cuh"
 
 #include "gpu/crt_words.hpp"
+#include "gpu/recent_tables.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -155,14 +156,16 @@ bool warps_reconstruct(std::size_t count, std::size_t primes)
 void reconstruct_by_warps(const std::uint64_t* residues, std::size_t count, const std::vector<std::uint64_t>& primes,
                           DeviceWords& limbs, DeviceWords32& negative, std::size_t& width)
 {
-    const crt::PrefixTables host_tables(primes);
-    const DevicePrefixTables tables(host_tables);
-    width = tables.width;
+    static auto* recent = new RecentTables<DevicePrefixTables>(8);  // never destroyed: no frees after the runtime
+    const auto tables = recent->get(primes, [](const std::vector<std::uint64_t>& p) {
+        return DevicePrefixTables(crt::PrefixTables(p));
+    });
+    width = tables->width;
     limbs = DeviceWords(width * count);
     negative = DeviceWords32(count);
     const unsigned blocks = grid_for(count, warps_per_block);
-    reconstruct_warps<<<blocks, warps_per_block * 32, shared_bytes(tables.k, width), stream()>>>(
-        residues, count, tables.view(), limbs.data(), negative.data());
+    reconstruct_warps<<<blocks, warps_per_block * 32, shared_bytes(tables->k, width), stream()>>>(
+        residues, count, tables->view(), limbs.data(), negative.data());
     check_launch("reconstruct_warps");
 }
 
