@@ -102,9 +102,9 @@ bool use_gpu(GpuOperation op, size_t length) {
 }
 
 size_t z_product_weight(size_t length, unsigned long bits_a, unsigned long bits_b) {
-  const double scale = std::sqrt(static_cast<double>(bits_a + bits_b) / 128.0);
-  if (scale <= 1.0) return length;
-  const double weight = static_cast<double>(length) * scale;
+  const double size = static_cast<double>(bits_a + bits_b) / 128.0;
+  if (size <= 1.0) return length;
+  const double weight = static_cast<double>(length) * std::cbrt(size * size) + 0.5;
   return weight >= static_cast<double>(SIZE_MAX) ? SIZE_MAX : static_cast<size_t>(weight);
 }
 

@@ -124,12 +124,13 @@ void set_crossovers(const Crossovers& c);
 bool use_gpu(GpuOperation op, size_t length);
 
 // The length a Z[x] product of `length` coefficients counts as against product.z's crossover,
-// which `cas --calibrate` measures with 64-bit coefficients: length * sqrt((bits_a + bits_b) / 128)
+// which `cas --calibrate` measures with 64-bit coefficients: length * ((bits_a + bits_b) / 128)^(2/3)
 // for larger ones (bits_a, bits_b: the operands' largest coefficients), never less than length.
 // FLINT's time grows with the coefficients' size faster than the GPU's, whose primes run in one
-// launch and whose reconstruction takes a warp a coefficient: on the H100 (twenty-seventh
-// session) the GPU won from about 600 coefficients of 64 bits, from below 255 of 300 to 4000
-// bits (1.3-2.3x there), close to 600 / sqrt(bits / 64).
+// launch and whose reconstruction takes a warp a coefficient. On the H100 (twenty-seventh
+// session, in cas) FLINT and the GPU broke even near 700 coefficients of 64 bits, 180 of 300,
+// 110 of 1000 and 64 of 4000 bits: as bits^-0.6 to bits^-0.9, where a square root (the first
+// rule) sent 255 coefficients of 1000 bits to FLINT at 1.18x the GPU's time.
 size_t z_product_weight(size_t length, unsigned long bits_a, unsigned long bits_b);
 
 // Whether a CPU product of this class whose shorter operand has this length stays with FLINT,

@@ -136,12 +136,14 @@ TEST_CASE("Z[x] products weigh their length by the size of their coefficients", 
   CHECK(cas::z_product_weight(1000, 64, 64) == 1000);
   CHECK(cas::z_product_weight(1000, 1, 3) == 1000);
   CHECK(cas::z_product_weight(1000, 64, 0) == 1000);
-  // sqrt((bits_a + bits_b) / 128): 4x for two 1024-bit operands, 2x for 512 and 0 bits.
-  CHECK(cas::z_product_weight(1000, 1024, 1024) == 4000);
-  CHECK(cas::z_product_weight(255, 512, 0) == 510);
+  // ((bits_a + bits_b) / 128)^(2/3): 4x for two 512-bit operands, 16x for 4096 and 4096 bits,
+  // 2.52x for 128 and 128 (rounded to the nearest length).
+  CHECK(cas::z_product_weight(1000, 512, 512) == 4000);
+  CHECK(cas::z_product_weight(255, 4096, 4096) == 4080);
+  CHECK(cas::z_product_weight(1000, 128, 128) == 1587);
   CHECK(cas::z_product_weight(SIZE_MAX / 2, 1 << 20, 1 << 20) == SIZE_MAX);
-  // With product.z at 1023 and the GPU in auto mode: 255 coefficients of 1024 bits go there,
-  // 255 of 64 bits do not.
+  // With product.z at 1023 and the GPU in auto mode: 255 coefficients of 1024 bits go there
+  // (weight 1619), 255 of 64 bits do not.
   ModeGuard guard;
   cas::set_gpu_mode(cas::GpuMode::Auto);
   cas::Crossovers c;
