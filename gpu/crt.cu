@@ -275,6 +275,8 @@ DeviceWords source_products(const LimbSource& a, const LimbSource& b, const std:
 void require_primes(const std::vector<std::uint64_t>& primes)
 {
     if (primes.empty()) throw Error("multi-modular product: no primes");
+    // a prime a grid row (blockIdx.y) in the reductions and folds
+    if (primes.size() > 65535) throw Error("multi-modular product: more than 65535 primes");
     for (std::uint64_t p : primes)
         if (p < 2 || p >= (std::uint64_t(1) << 63)) throw Error("multi-modular product: primes must lie in [2, 2^63)");
 }

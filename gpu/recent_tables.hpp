@@ -18,18 +18,19 @@ class RecentTables {
 public:
     explicit RecentTables(std::size_t capacity) : capacity_(capacity) {}
 
-    // The tables of `primes`: the kept ones, or make(primes) kept in place of the least recently
-    // used. Tables are freed in stream order (DeviceArray), after the kernels that read them.
+    // The tables of `key` (the primes, and whatever else they depend on): the kept ones, or
+    // make(key) kept in place of the least recently used. Tables are freed in stream order
+    // (DeviceArray), after the kernels that read them.
     template <class Make>
-    std::shared_ptr<const Tables> get(const std::vector<std::uint64_t>& primes, Make&& make)
+    std::shared_ptr<const Tables> get(const std::vector<std::uint64_t>& key, Make&& make)
     {
         std::lock_guard<std::mutex> guard(lock_);
         for (auto it = entries_.begin(); it != entries_.end(); ++it)
-            if (it->first == primes) {
+            if (it->first == key) {
                 entries_.splice(entries_.begin(), entries_, it);
                 return entries_.front().second;
             }
-        entries_.emplace_front(primes, std::make_shared<const Tables>(make(primes)));
+        entries_.emplace_front(key, std::make_shared<const Tables>(make(key)));
         if (entries_.size() > capacity_) entries_.pop_back();
         return entries_.front().second;
     }
