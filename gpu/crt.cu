@@ -148,10 +148,7 @@ void reconstruct_on_device(DeviceWords& products, std::size_t length, const std:
 {
     if (warps_reconstruct(length, primes.size()))
         return reconstruct_by_warps(products.data(), length, primes, limbs, negative, width);
-    static auto* recent = new RecentTables<DeviceGarnerTables>(8);  // never destroyed: no frees after the runtime
-    const auto tables = recent->get(primes, [](const std::vector<std::uint64_t>& p) {
-        return DeviceGarnerTables(crt::GarnerTables(p));
-    });
+    const auto tables = kept_tables<DeviceGarnerTables, crt::GarnerTables>(primes);
     width = tables->width;
     limbs = DeviceWords(width * length);
     negative = DeviceWords32(length);

@@ -156,10 +156,7 @@ bool warps_reconstruct(std::size_t count, std::size_t primes)
 void reconstruct_by_warps(const std::uint64_t* residues, std::size_t count, const std::vector<std::uint64_t>& primes,
                           DeviceWords& limbs, DeviceWords32& negative, std::size_t& width)
 {
-    static auto* recent = new RecentTables<DevicePrefixTables>(8);  // never destroyed: no frees after the runtime
-    const auto tables = recent->get(primes, [](const std::vector<std::uint64_t>& p) {
-        return DevicePrefixTables(crt::PrefixTables(p));
-    });
+    const auto tables = kept_tables<DevicePrefixTables, crt::PrefixTables>(primes);
     width = tables->width;
     limbs = DeviceWords(width * count);
     negative = DeviceWords32(count);

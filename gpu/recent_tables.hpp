@@ -41,4 +41,13 @@ private:
     std::list<std::pair<std::vector<std::uint64_t>, std::shared_ptr<const Tables>>> entries_;  // most recent first
 };
 
+// The device tables Device(Host(primes)) of the last eight prime lists, one cache a type (never
+// destroyed: no frees after the CUDA runtime has shut down).
+template <class Device, class Host>
+std::shared_ptr<const Device> kept_tables(const std::vector<std::uint64_t>& primes)
+{
+    static auto* recent = new RecentTables<Device>(8);
+    return recent->get(primes, [](const std::vector<std::uint64_t>& p) { return Device(Host(p)); });
+}
+
 }  // namespace cas::gpu::detail
