@@ -588,7 +588,6 @@ std::optional<ZPoly> convolve_on_cpu_primes(const ZPoly& a, const ZPoly& b, size
   return c;
 }
 
-
 // Over Z on the GPU (any n): the product's residues folded modulo x^n -+ 1 on the device, n
 // entries rebuilt and brought back, not 2n - 1 (multimodular.hpp: convolve_through_product);
 // nullopt after a notice when the GPU failed.

@@ -14,11 +14,11 @@ ModPoly multiply(const ModPoly& a, const ModPoly& b);
 // The same without asking the GPU: cas's transforms on the cores, or FLINT (after the GPU failed).
 ModPoly multiply_on_cpu(const ModPoly& a, const ModPoly& b);
 ZPoly multiply(const ZPoly& a, const ZPoly& b);
+// The same without asking the GPU: through the primes on the cores, or FLINT (after the GPU failed).
+ZPoly multiply_on_cpu(const ZPoly& a, const ZPoly& b);
 // Whether multiply(a, b) sends the product to the GPU: product.z's crossover against the product's
 // length weighted by the size of the coefficients (z_product_weight in dispatch.hpp).
 bool z_product_goes_to_gpu(const ZPoly& a, const ZPoly& b);
-// The same without asking the GPU: through the primes on the cores, or FLINT (after the GPU failed).
-ZPoly multiply_on_cpu(const ZPoly& a, const ZPoly& b);
 // out = a * b: GMP (fmpz_mul), or the multi-modular GPU product for huge factors.
 void multiply(fmpz_t out, const fmpz_t a, const fmpz_t b);
 ModPoly power(const ModPoly& a, ulong e);
