@@ -638,11 +638,12 @@ TEST_CASE("multimodular convolutions fold the product's residues (GPU engine)", 
 // one run), all against FLINT: at the largest transform a block holds on the H100 (2^14) and one
 // past it, with hundreds of primes, one term, powers, convolutions and integers of a few thousand
 // chunks.
-TEST_CASE("multimodular: short products one block a prime or through the passes (GPU engine)", "[multimodular][gpu]") {
+TEST_CASE("multimodular: short products one block a prime or through the passes (GPU engine)",
+          "[multimodular][gpu]") {
   if (skip_without_gpu()) return;
   FreshRandom r;
   INFO("seed " << r.seed);
-  const Shape shapes[] = {{1, 1, 1},  {1, 1, 10000},   {5, 8, 10000},         {33, 32, 64},      {2000, 40, 4000},
+  const Shape shapes[] = {{1, 1, 1},        {1, 1, 10000},    {5, 8, 10000},      {33, 32, 64},  {2000, 40, 4000},
                           {8192, 8193, 64}, {8193, 8193, 64}, {4096, 4096, 1000}, {300, 300, 64}};
   std::vector<std::pair<ZPoly, ZPoly>> operands;
   for (const Shape& s : shapes)
