@@ -39,10 +39,8 @@ struct Options {
 Options parse(int argc, char** argv) {
   Options o;
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--min")) o.min_log = std::atoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--max")) o.max_log = std::atoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--seconds")) o.seconds = std::atof(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--scalar")) o.scalar = std::atoi(argv[i + 1]) != 0;
+    if (cas::bench::read_table_option(argv[i], argv[i + 1], o.min_log, o.max_log, o.seconds)) continue;
+    if (!std::strcmp(argv[i], "--scalar")) o.scalar = std::atoi(argv[i + 1]) != 0;
     else if (!std::strcmp(argv[i], "--pool")) o.pool = std::atoi(argv[i + 1]) != 0;
   }
   return o;

@@ -49,11 +49,9 @@ struct Options {
 Options parse(int argc, char** argv) {
   Options o;
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--min")) o.min_log = std::atoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--max")) o.max_log = std::atoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--flint-max")) o.flint_max_log = std::atoi(argv[i + 1]);
+    if (cas::bench::read_table_option(argv[i], argv[i + 1], o.min_log, o.max_log, o.seconds)) continue;
+    if (!std::strcmp(argv[i], "--flint-max")) o.flint_max_log = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--powmod-max")) o.powmod_max_log = std::atoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--seconds")) o.seconds = std::atof(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--gpu")) o.gpu = std::strcmp(argv[i + 1], "off") != 0;
     else if (!std::strcmp(argv[i], "--grid")) o.grid = std::atoi(argv[i + 1]) != 0;
     else if (!std::strcmp(argv[i], "--moduli")) o.moduli = comma_separated(argv[i + 1]);
@@ -176,11 +174,9 @@ void division_grid(const Options& o, const cas::ModulusPtr& m, flint_rand_t stat
 
 int main(int argc, char** argv) {
   const Options o = parse(argc, argv);
-  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // rows as they come, also into a file
-  cas::set_gpu_mode(o.gpu ? cas::GpuMode::Auto : cas::GpuMode::Off);
+  cas::bench::start_tables(o.gpu);
   flint_rand_t state;
   flint_randinit(state);
-  std::printf("GPU: %s\n", o.gpu && cas::gpu_usable() ? "auto" : "off");
   std::printf("%-7s %-21s %-5s %12s %12s %9s %12s %9s %6s %-7s %s\n", "what", "p", "N", "flint ms", "cas ms",
               "flint/cas", "cas cpu ms", "flint/cpu", "same", "choice", "engine (cas)");
   std::vector<cas::ModulusPtr> moduli;

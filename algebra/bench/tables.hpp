@@ -16,6 +16,14 @@
 
 namespace cas::bench {
 
+// What both division benchmarks do first: rows printed as they come (line-buffered stdout, also
+// into a file), the GPU allowed (auto) or not, and a line that says which.
+inline void start_tables(bool gpu) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  set_gpu_mode(gpu ? GpuMode::Auto : GpuMode::Off);
+  std::printf("GPU: %s\n", gpu && gpu_usable() ? "auto" : "off");
+}
+
 // "3,17,65537" -> {3, 17, 65537}
 inline std::vector<ulong> comma_separated(const char* text) {
   std::vector<ulong> out;
