@@ -98,6 +98,14 @@ void set_from_limbs(fmpz_t out, const ulong* limbs, size_t width, bool negative)
   if (negative) fmpz_neg(out, out);
 }
 
+// Coefficients a thread takes at least when a loop over coefficients goes to the cores, for work
+// of about `words` words a coefficient: 4096 for a few words; wide ones in ranges of 2^15 words, so
+// that 2^12 coefficients of 4000 bits are not two ranges on two cores (H100 host, c160: the
+// 8 MB result of 2^12 x 2^12 terms of 4000 bits took 5.9 ms to become fmpz's on two threads).
+size_t coefficient_grain(size_t words) {
+  return std::clamp<size_t>((size_t{1} << 15) / std::max<size_t>(words, 1), 64, 4096);
+}
+
 // residues[j count + i] = entry(i, q_j, residues + j count) for every prime q_j: the reduction
 // kernels' bodies, run on the host, coefficient by coefficient (its limbs stay in cache across
 // the primes).
@@ -106,7 +114,7 @@ Words residues_on_host(size_t count, const std::vector<ulong>& primes, Entry&& e
   std::vector<crt::ReductionPrime> reduction;
   for (ulong p : primes) reduction.push_back(crt::reduction_prime(p));
   Words residues(primes.size() * count);  // every entry written, on the threads that fault its pages in
-  parallel_ranges(count, 4096, [&](size_t begin, size_t end) {
+  parallel_ranges(count, coefficient_grain(primes.size()), [&](size_t begin, size_t end) {
     for (size_t i = begin; i < end; i++)
       for (size_t j = 0; j < primes.size(); j++) entry(i, reduction[j], residues.data() + j * count);
   });
@@ -223,7 +231,7 @@ constexpr size_t transpose_block = 256;
 
 void write_limb_block(const fmpz* coeffs, const gpu::LimbBlock& block) {
   coeffs += block.first;
-  parallel_ranges(block.size, 4096, [&](size_t begin, size_t end) {
+  parallel_ranges(block.size, coefficient_grain(block.width), [&](size_t begin, size_t end) {
     std::vector<Limbs> limbs(transpose_block);
     std::vector<ulong> small(transpose_block);
     for (size_t first = begin; first < end; first += transpose_block) {
@@ -263,7 +271,7 @@ void reserve_thread_heap(size_t bytes) {
 
 void read_limb_block(fmpz* out, const gpu::ConstLimbBlock& block) {
   out += block.first;
-  parallel_ranges(block.size, 4096, [&](size_t begin, size_t end) {
+  parallel_ranges(block.size, coefficient_grain(block.width), [&](size_t begin, size_t end) {
     // Each coefficient becomes an mpz of about `width` limbs and GMP's header.
     reserve_thread_heap((end - begin) * (block.width + 3) * sizeof(ulong));
     std::vector<ulong> coefficient_major(transpose_block * block.width);
