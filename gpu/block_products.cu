@@ -12,6 +12,9 @@
 // in, natural out), so no permutation is ever made. Products are Montgomery's (no companion
 // tables to build); the twiddles are kept in Montgomery form, w^i 2^64 mod p, so that one
 // reduction multiplies by w^i. The inverse needs no table of its own: w^-i = -w^(n/2 - i).
+// Longer products with many primes go through the same blocks in pieces of half a transform:
+// every piece's spectrum in one launch, and for each piece of the result the sum of its pieces'
+// pointwise products transformed back in one more (multiply_rows_in_pieces).
 #include "gpu/block_products.cuh"
 #include "gpu/power_of_two.hpp"
 #include "gpu/recent_tables.hpp"
@@ -167,6 +170,70 @@ __global__ void __launch_bounds__(1024) block_powers(const std::uint64_t* f, std
     inverse_to_row(s, n, tw, q, out + j * length, length);
 }
 
+// Products longer than a block's transform, in pieces (multiply_rows_in_pieces): a = sum_i a_i x^(i h)
+// with pieces a_i of h = n/2 coefficients, b likewise, so c = sum_t c_t x^(t h) with c_t = sum_{i+l=t}
+// a_i b_l, each of length n - 1: transforms of length n hold it. Spectra of piece (x, of a's pieces
+// then b's) of prime y: row y (pieces_a + pieces_b) + x, n words each, in bit-reversed order.
+__global__ void __launch_bounds__(1024) piece_spectra(const std::uint64_t* a, std::size_t na, unsigned pieces_a,
+                                                      const std::uint64_t* b, std::size_t nb, unsigned pieces_b,
+                                                      const BlockPrime* primes, unsigned n, std::uint64_t* spectra)
+{
+    extern __shared__ std::uint64_t shared[];
+    const unsigned piece = blockIdx.x, h = n / 2;
+    const std::size_t j = blockIdx.y;
+    const BlockPrime q = primes[j];
+    std::uint64_t *s = shared, *tw = shared + n;
+    build_twiddles(tw, h, q);
+    const bool of_a = piece < pieces_a;
+    const std::size_t count = of_a ? na : nb, first = std::size_t(of_a ? piece : piece - pieces_a) * h;
+    load_row(s, n, (of_a ? a + j * na : b + j * nb) + first, std::min<std::size_t>(h, count - first));
+    forward_dif(s, n, tw, q);
+    std::uint64_t* spectrum = spectra + (j * (pieces_a + pieces_b) + piece) * n;
+    for (unsigned i = threadIdx.x; i < n; i += blockDim.x) spectrum[i] = s[i];
+}
+
+// Block (t, y): c_t of prime y, the inverse of sum_{i+l=t} A_i B_l, into row y (pieces_a + pieces_b
+// - 1) + t of `pieces` (n words).
+__global__ void __launch_bounds__(1024) piece_products(const std::uint64_t* spectra, unsigned pieces_a,
+                                                       unsigned pieces_b, const BlockPrime* primes, unsigned n,
+                                                       std::uint64_t* pieces)
+{
+    extern __shared__ std::uint64_t shared[];
+    const unsigned t = blockIdx.x;
+    const std::size_t j = blockIdx.y;
+    const BlockPrime q = primes[j];
+    std::uint64_t *s = shared, *tw = shared + n;
+    build_twiddles(tw, n / 2, q);
+    const std::uint64_t* of_a = spectra + j * (pieces_a + pieces_b) * n;
+    const std::uint64_t* of_b = of_a + std::size_t(pieces_a) * n;
+    const unsigned first = t >= pieces_b ? t - (pieces_b - 1) : 0, last = min(t, pieces_a - 1);
+    for (unsigned w = threadIdx.x; w < n; w += blockDim.x) {
+        std::uint64_t sum = 0;  // of products a b / R; times R^2 / R below
+        for (unsigned i = first; i <= last; ++i)
+            sum = add_mod(sum, mont(of_a[std::size_t(i) * n + w], of_b[std::size_t(t - i) * n + w], q), q.p);
+        s[w] = mont(sum, q.r2, q);
+    }
+    __syncthreads();
+    inverse_to_row(s, n, tw, q, pieces + (j * (pieces_a + pieces_b - 1) + t) * n, n);
+}
+
+// Row y of out (length words) = sum_t c_t x^(t n/2): word i = c_t[r] + c_(t-1)[r + n/2] for
+// i = t n/2 + r, from the pieces of piece_products.
+__global__ void join_pieces(const std::uint64_t* pieces, unsigned count, const BlockPrime* primes, unsigned n,
+                            std::uint64_t* out, std::size_t length)
+{
+    const std::size_t j = blockIdx.y;
+    const std::uint64_t p = primes[j].p;
+    const unsigned h = n / 2;
+    const std::uint64_t* row = pieces + j * count * n;
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < length;
+         i += std::size_t(gridDim.x) * blockDim.x) {
+        const std::size_t t = i / h, r = i % h;
+        const std::uint64_t low = t < count ? row[t * n + r] : 0, high = t >= 1 ? row[(t - 1) * n + r + h] : 0;
+        out[j * length + i] = add_mod(low, high, p);
+    }
+}
+
 std::size_t shared_bytes(std::size_t n) { return (n + n / 2) * sizeof(std::uint64_t); }
 
 unsigned threads_for(std::size_t n) { return unsigned(std::clamp<std::size_t>(n / 2, 32, 1024)); }
@@ -193,7 +260,7 @@ std::size_t longest_block_transform()
 }
 
 constexpr std::size_t unset = ~std::size_t(0);
-std::atomic<std::size_t> limit_asked{unset};
+std::atomic<std::size_t> limit_asked{unset}, piece_limit_asked{unset};
 
 // With few primes the blocks occupy few SMs, and a long transform in one block takes longer than
 // the passes spread over the GPU: with 3 primes (H100, c153) the blocks won up to n = 2^13
@@ -202,7 +269,7 @@ std::atomic<std::size_t> limit_asked{unset};
 constexpr std::size_t few_primes = 8;
 constexpr std::size_t longest_for_few_primes = std::size_t(1) << 13;
 
-// Both kernels may use all the shared memory a block can have (asked once).
+// The block kernels may use all the shared memory a block can have (asked once).
 void allow_shared_memory()
 {
     static std::once_flag once;
@@ -212,6 +279,10 @@ void allow_shared_memory()
               "cudaFuncSetAttribute (block_products)");
         check(cudaFuncSetAttribute(block_powers, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes),
               "cudaFuncSetAttribute (block_powers)");
+        check(cudaFuncSetAttribute(piece_spectra, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes),
+              "cudaFuncSetAttribute (piece_spectra)");
+        check(cudaFuncSetAttribute(piece_products, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes),
+              "cudaFuncSetAttribute (piece_products)");
     });
 }
 
@@ -247,6 +318,21 @@ const BlockPrime* as_primes(const std::shared_ptr<const DeviceWords>& words)
     return reinterpret_cast<const BlockPrime*>(words->data());
 }
 
+// Pieces of products longer than a block's transform: transforms of at most this length (two
+// blocks an SM on the H100), and by rule with this many primes at least (few_primes) and at most
+// this many piece products a prime (the pointwise sums grow with their product) and this many bytes
+// of spectra and pieces. H100 (c162, the GPU's share of Z[x] products, 10 to 130 primes): against
+// the passes 1.9-2.9x with 4 x 4 or 8 x 8 pieces, 1.1-1.2x with 16 x 16, 1.3-1.5x with 32 x 1; lost
+// with 32 x 32 (0.90-0.96x); pieces of 2^12 words were as fast or slower. With 3 primes the passes
+// cost about as much (0.16-0.64 against 0.23-0.41 ms).
+constexpr std::size_t longest_piece_transform = std::size_t(1) << 13;
+constexpr std::size_t most_piece_products = 256;
+constexpr std::size_t most_piece_bytes = std::size_t(1) << 30;
+
+std::size_t piece_transform_length() { return std::min(longest_piece_transform, block_transform_limit()); }
+
+std::size_t pieces_of(std::size_t count, std::size_t n) { return (count + n / 2 - 1) / (n / 2); }
+
 }  // namespace
 
 std::size_t block_transform_limit()
@@ -265,6 +351,45 @@ bool block_products_take(std::size_t length, const std::vector<std::uint64_t>& p
     return std::all_of(primes.begin(), primes.end(), [n](std::uint64_t p) {
         return p % 2 == 1 && p < (std::uint64_t(1) << 63) && (p - 1) % n == 0;
     });
+}
+
+bool piece_products_take(std::size_t na, std::size_t nb, const std::vector<std::uint64_t>& primes)
+{
+    const std::size_t length = na + nb - 1, n = piece_transform_length();
+    const std::size_t asked = piece_limit_asked.load(std::memory_order_relaxed);
+    if (primes.empty() || n < 2 || length <= n || asked == 0 || block_products_take(length, primes)) return false;
+    if (asked != unset) {
+        if (length > asked) return false;
+    } else {
+        const std::size_t pieces_a = pieces_of(na, n), pieces_b = pieces_of(nb, n);
+        const std::size_t bytes = primes.size() * (2 * (pieces_a + pieces_b) - 1) * n * sizeof(std::uint64_t);
+        if (primes.size() < few_primes || pieces_a * pieces_b > most_piece_products || bytes > most_piece_bytes)
+            return false;
+    }
+    return std::all_of(primes.begin(), primes.end(), [n](std::uint64_t p) {
+        return p % 2 == 1 && p < (std::uint64_t(1) << 63) && (p - 1) % n == 0;
+    });
+}
+
+void multiply_rows_in_pieces(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb,
+                             const std::vector<std::uint64_t>& primes, std::uint64_t* out)
+{
+    const std::size_t n = piece_transform_length(), length = na + nb - 1, k = primes.size();
+    const unsigned pieces_a = unsigned(pieces_of(na, n)), pieces_b = unsigned(pieces_of(nb, n));
+    const unsigned count = pieces_a + pieces_b - 1;
+    allow_shared_memory();
+    const auto constants = block_primes(primes, n);
+    const Scratch<std::uint64_t> spectra(k * (pieces_a + pieces_b) * n), pieces(k * count * n);
+    const dim3 spectra_grid(pieces_a + pieces_b, unsigned(k)), products_grid(count, unsigned(k));
+    piece_spectra<<<spectra_grid, threads_for(n), shared_bytes(n), stream()>>>(
+        a, na, pieces_a, b, nb, pieces_b, as_primes(constants), unsigned(n), spectra.get());
+    check_launch("piece_spectra");
+    piece_products<<<products_grid, threads_for(n), shared_bytes(n), stream()>>>(
+        spectra.get(), pieces_a, pieces_b, as_primes(constants), unsigned(n), pieces.get());
+    check_launch("piece_products");
+    const dim3 join_grid(unsigned(grid_for(length, 256)), unsigned(k));
+    join_pieces<<<join_grid, 256, 0, stream()>>>(pieces.get(), count, as_primes(constants), unsigned(n), out, length);
+    check_launch("join_pieces");
 }
 
 void multiply_rows_in_blocks(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb,
@@ -297,6 +422,11 @@ void power_rows_in_blocks(const std::uint64_t* f, std::size_t nf, std::uint64_t 
 std::size_t set_block_products_limit(std::size_t n)
 {
     return detail::limit_asked.exchange(n, std::memory_order_relaxed);
+}
+
+std::size_t set_piece_products_limit(std::size_t length)
+{
+    return detail::piece_limit_asked.exchange(length, std::memory_order_relaxed);
 }
 
 }  // namespace cas::gpu

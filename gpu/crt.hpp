@@ -58,6 +58,13 @@ std::vector<std::uint64_t> multiply_magnitudes_summed(const std::uint64_t* a, st
 // every transform up to it (and up to what a block holds) through the blocks. For A/B
 // measurements and tests; returns the previous setting.
 std::size_t set_block_products_limit(std::size_t n);
+// Products longer than the blocks' transforms, with many primes, in pieces through the blocks
+// (gpu/block_products.cu: every prime's pieces' spectra in one launch, their products summed and
+// transformed back in one more): by default (SIZE_MAX) a measured rule decides; 0 never takes
+// the pieces, any other value takes them for every product of at most that many coefficients the
+// blocks do not take whole (none when the blocks are off). For A/B measurements and tests;
+// returns the previous setting.
+std::size_t set_piece_products_limit(std::size_t length);
 // Garner's reconstruction one warp a coefficient (gpu/garner_warps.cu) or one thread a
 // coefficient: by default (SIZE_MAX) a measured rule decides; 0 never takes the warps, any other
 // value takes them for every reconstruction of at most that many coefficients. For A/B

@@ -99,6 +99,7 @@ void power_limb_source(const LimbSource&, std::uint64_t, const std::vector<std::
     unavailable();
 }
 std::size_t set_block_products_limit(std::size_t) { return 0; }
+std::size_t set_piece_products_limit(std::size_t) { return 0; }
 std::size_t set_warp_garner_limit(std::size_t) { return 0; }
 std::vector<std::uint64_t> multiply_magnitudes_summed(const std::uint64_t*, std::size_t, std::size_t,
                                                       const std::uint64_t*, std::size_t, std::size_t, unsigned,

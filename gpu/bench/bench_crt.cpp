@@ -2,7 +2,10 @@
 // FLINT operands to a FLINT result, against fmpz_poly_mul and mpz_mul measured in the same run.
 // One table: Z[x] products of length 2^12, 2^16, 2^20 with 64- and 1000-bit coefficients, and
 // integer products of 10^6, 10^7, 10^8 bits. Every result is checked against the reference.
-//   cas-bench-crt [--reps N] [--flint-max-log K] [--cpu 1] [--stages 1] [--top-pad-mb M] [--short 1]
+//   cas-bench-crt [--reps N] [--flint-max-log K] [--cpu 1] [--stages 1] [--stages-at LOG,BITS] [--top-pad-mb M]
+//                 [--short 1] [--pieces 1]
+// --pieces 1 prints instead the products too long for one block a prime, through the blocks in
+// pieces and through the passes (bench_pieces).
 // --short 1 prints instead the products whose transforms fit one thread block a prime
 // (gpu/block_products.cu), product lengths 2^8..2^14 (integers 2^17..2^21 bits), by the default
 // rules, with the blocks and Garner one warp a coefficient (gpu/garner_warps.cu) wherever they
@@ -10,7 +13,8 @@
 // (one prime after the other through the fast transforms, a thread a coefficient), against FLINT /
 // GMP, all measured in the same run; then where the time of two short products goes.
 // --stages 1 adds where the time of the largest Z[x] rows goes: the host's conversions to and from
-// limb matrices and the GPU call (uploads, reductions, products, Garner, download).
+// limb matrices and the GPU call (uploads, reductions, products, Garner, download); --stages-at
+// LOG,BITS (repeatable) prints only that, for operands of 2^LOG coefficients of BITS bits.
 // FLINT rows above 2^K are not timed ("-"); --cpu 1 runs the same path on the CPU engine
 // (nmod_poly_mul per prime), for comparison and on machines without a GPU.
 #include "algebra/flint_util.hpp"
@@ -29,7 +33,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -55,6 +61,8 @@ struct Options {
   bool stages = false;
   int top_pad_mb = 0;  // > 0: mallopt(M_TOP_PAD) first (an experiment on the page faults of new results)
   bool short_products = false;
+  bool pieces = false;
+  std::vector<std::pair<int, unsigned long>> stages_at;  // --stages-at LOG,BITS (repeatable)
 };
 
 Options parse(int argc, char** argv) {
@@ -66,6 +74,12 @@ Options parse(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--stages")) o.stages = std::atoi(argv[i + 1]) != 0;
     else if (!std::strcmp(argv[i], "--top-pad-mb")) o.top_pad_mb = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--short")) o.short_products = std::atoi(argv[i + 1]) != 0;
+    else if (!std::strcmp(argv[i], "--pieces")) o.pieces = std::atoi(argv[i + 1]) != 0;
+    else if (!std::strcmp(argv[i], "--stages-at")) {
+      int log_n = 0;
+      unsigned long bits = 0;
+      if (std::sscanf(argv[i + 1], "%d,%lu", &log_n, &bits) == 2) o.stages_at.emplace_back(log_n, bits);
+    }
   }
   return o;
 }
@@ -198,6 +212,64 @@ void bench_short(const Options& o, flint_rand_t state) {
   }
 }
 
+// The --pieces table: products too long for one block a prime (product lengths 2^15..2^18), by the
+// default rules, forced through the blocks in pieces of transforms of 2^12 and of 2^13 words, one
+// prime after the other through the fast transforms, and by the rules with Garner forced a warp a
+// coefficient and a thread a coefficient: the GPU's share (multiply_limb_sources
+// with idle callbacks), each setting's whole product checked once; FLINT's whole product where it
+// is at most 2^K coefficients (--flint-max-log), all in the same run.
+void bench_pieces(const Options& o, flint_rand_t state) {
+  struct Setting {
+    size_t blocks, pieces, warps;
+  };
+  const Setting settings[] = {{SIZE_MAX, SIZE_MAX, SIZE_MAX},
+                              {size_t{1} << 12, SIZE_MAX - 1, SIZE_MAX},
+                              {size_t{1} << 13, SIZE_MAX - 1, SIZE_MAX},
+                              {SIZE_MAX, 0, SIZE_MAX},
+                              {SIZE_MAX, SIZE_MAX, SIZE_MAX - 1},
+                              {SIZE_MAX, SIZE_MAX, 0}};
+  constexpr size_t count = std::size(settings);
+  std::printf("%-6s %-18s %6s %10s %10s %10s %10s %10s %10s %10s %9s %s\n", "ring", "size", "primes", "flint ms",
+              "rules gpu", "pieces/12", "pieces/13", "passes", "warps", "threads", "pass/rule", "check");
+  const std::pair<slong, slong> lengths[] = {{1 << 14, 1 << 14}, {1 << 15, 1 << 15}, {1 << 16, 1 << 16},
+                                             {1 << 17, 1 << 17}, {1 << 17, 1 << 12}};
+  for (unsigned long bits : {64ul, 300ul, 600ul, 1000ul, 2000ul, 4000ul})
+    for (const auto& [na, nb] : lengths) {
+      if (bits >= 4000 && na >= (1 << 17)) continue;
+      const cas::ZPoly a = full_size_poly(state, na, bits), b = full_size_poly(state, nb, bits);
+      cas::ZPoly expected, results[count];
+      cas::MultimodularPlan plan;
+      cas::multiply_multimodular(a, b, o.engine, &plan);
+      // the GPU's share alone: sources and sink that do nothing (the host's conversions, the same
+      // in every setting, moved these rows by up to 2x between runs)
+      cas::gpu::LimbSource idle_a = cas::limb_source(a.get()->coeffs, static_cast<size_t>(na));
+      cas::gpu::LimbSource idle_b = cas::limb_source(b.get()->coeffs, static_cast<size_t>(nb));
+      idle_a.write = idle_b.write = [](const cas::gpu::LimbBlock&) {};
+      const cas::gpu::LimbSink idle_sink = [](const cas::gpu::ConstLimbBlock&) {};
+      double ms[count];
+      for (size_t i = 0; i < count; i++) {
+        const size_t saved_blocks = cas::gpu::set_block_products_limit(settings[i].blocks);
+        const size_t saved_pieces = cas::gpu::set_piece_products_limit(settings[i].pieces);
+        const size_t saved_warps = cas::gpu::set_warp_garner_limit(settings[i].warps);
+        results[i] = cas::multiply_multimodular(a, b, o.engine);  // checked below; a warm-up
+        ms[i] = median_ms(o.reps, [&] { cas::gpu::multiply_limb_sources(idle_a, idle_b, plan.primes, idle_sink); });
+        cas::gpu::set_block_products_limit(saved_blocks);
+        cas::gpu::set_piece_products_limit(saved_pieces);
+        cas::gpu::set_warp_garner_limit(saved_warps);
+      }
+      const bool timed = na + nb - 1 <= (slong{1} << o.flint_max_log);
+      const double flint = timed ? median_ms(o.reps, [&] { fmpz_poly_mul(expected.get(), a.get(), b.get()); }) : -1;
+      if (!timed) fmpz_poly_mul(expected.get(), a.get(), b.get());
+      bool correct = true;
+      for (const cas::ZPoly& c : results) correct = correct && fmpz_poly_equal(c.get(), expected.get());
+      const std::string size = std::to_string(na) + "x" + std::to_string(nb) + " " + std::to_string(bits) + "b";
+      std::printf("%-6s %-18s %6zu %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f %8.2fx %s\n", "Z[x]", size.c_str(),
+                  plan.primes.size(), flint, ms[0], ms[1], ms[2], ms[3], ms[4], ms[5], ms[3] / ms[0],
+                  correct ? "ok" : "WRONG");
+      std::fflush(stdout);
+    }
+}
+
 // The Z[x] pipeline of multiply_multimodular, step by step, for two operands of n coefficients:
 // the host's conversions into and out of limb blocks, each on its own, and the GPU's share (copies
 // through the pinned blocks, reductions, products, Garner) with host callbacks that do nothing.
@@ -276,7 +348,11 @@ int main(int argc, char** argv) {
               on_gpu ? "gpu" : "cpu", cas::gpu::describe().c_str(), FLINT_VERSION, gmp_version, o.reps);
   flint_rand_t state;
   flint_randinit(state);
-  if (o.short_products) {
+  if (!o.stages_at.empty()) {
+    for (const auto& [log_n, bits] : o.stages_at) bench_stages(o, state, slong{1} << log_n, bits);
+  } else if (o.pieces) {
+    bench_pieces(o, state);
+  } else if (o.short_products) {
     bench_short(o, state);
     bench_stages(o, state, slong{1} << 7, 4000);
     bench_stages(o, state, slong{1} << 9, 1000);

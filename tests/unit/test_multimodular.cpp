@@ -638,13 +638,14 @@ TEST_CASE("multimodular convolutions fold the product's residues (GPU engine)", 
 // one run), all against FLINT: at the largest transform a block holds on the H100 (2^14) and one
 // past it, with hundreds of primes, one term, powers, convolutions and integers of a few thousand
 // chunks.
-TEST_CASE("multimodular: short products one block a prime or through the passes (GPU engine)",
+TEST_CASE("multimodular: short products one block a prime whole or in pieces or through the passes (GPU engine)",
           "[multimodular][gpu]") {
   if (skip_without_gpu()) return;
   FreshRandom r;
   INFO("seed " << r.seed);
-  const Shape shapes[] = {{1, 1, 1},        {1, 1, 10000},    {5, 8, 10000},      {33, 32, 64},  {2000, 40, 4000},
-                          {8192, 8193, 64}, {8193, 8193, 64}, {4096, 4096, 1000}, {300, 300, 64}};
+  const Shape shapes[] = {{1, 1, 1},        {1, 1, 10000},    {5, 8, 10000},      {33, 32, 64},    {2000, 40, 4000},
+                          {8192, 8193, 64}, {8193, 8193, 64}, {4096, 4096, 1000}, {300, 300, 64},  {10000, 9000, 1000},
+                          {20000, 300, 500}};
   std::vector<std::pair<ZPoly, ZPoly>> operands;
   for (const Shape& s : shapes)
     operands.emplace_back(random_zpoly_of_length(r.state(), s.length_a, s.bits),
@@ -653,12 +654,20 @@ TEST_CASE("multimodular: short products one block a prime or through the passes 
   cas::Fmpz x, y;
   fmpz_randbits(x.get(), r.state(), 150000);
   fmpz_randbits(y.get(), r.state(), 100000);
-  const std::pair<size_t, size_t> limits[] = {
-      {SIZE_MAX, SIZE_MAX}, {size_t{1} << 14, size_t{1} << 15}, {0, 0}, {64, 100}};
-  for (const auto& [block_limit, warp_limit] : limits) {
-    INFO("block products limit " << block_limit << ", Garner by warps up to " << warp_limit << " coefficients");
-    const size_t saved = cas::gpu::set_block_products_limit(block_limit);
-    const size_t saved_warps = cas::gpu::set_warp_garner_limit(warp_limit);
+  struct Limits {
+    size_t blocks, pieces, warps;
+  };
+  const Limits limits[] = {{SIZE_MAX, SIZE_MAX, SIZE_MAX},
+                           {size_t{1} << 14, SIZE_MAX - 1, size_t{1} << 15},
+                           {0, 0, 0},
+                           {size_t{1} << 14, 0, 0},
+                           {64, size_t{1} << 15, 100}};
+  for (const Limits& l : limits) {
+    INFO("block products limit " << l.blocks << ", in pieces up to " << l.pieces << ", Garner by warps up to "
+                                 << l.warps << " coefficients");
+    const size_t saved = cas::gpu::set_block_products_limit(l.blocks);
+    const size_t saved_pieces = cas::gpu::set_piece_products_limit(l.pieces);
+    const size_t saved_warps = cas::gpu::set_warp_garner_limit(l.warps);
     for (const auto& [a, b] : operands) check_product(a, b, ProductEngine::Gpu);
     for (ulong e : {1ul, 2ul, 7ul, 23ul}) {
       ZPoly expected;
@@ -673,6 +682,7 @@ TEST_CASE("multimodular: short products one block a prime or through the passes 
     }
     check_integer(x.get(), y.get(), ProductEngine::Gpu);
     cas::gpu::set_block_products_limit(saved);
+    cas::gpu::set_piece_products_limit(saved_pieces);
     cas::gpu::set_warp_garner_limit(saved_warps);
   }
 }
