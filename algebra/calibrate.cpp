@@ -98,23 +98,23 @@ Timing time_transform(const ModulusPtr& m, ulong n, flint_rand_t state) {
   return time_engines(static_cast<size_t>(n), runs, [&] { fft(v, root); });
 }
 
-// n coefficients of 64 random bits and random signs: every coefficient present (randtest's
+// n coefficients of `bits` random bits and random signs: every coefficient present (randtest's
 // sparse polynomials, sometimes zero, made the first measurements meaningless).
-ZPoly full_random_zpoly(slong n, flint_rand_t state) {
+ZPoly full_random_zpoly(slong n, flint_rand_t state, flint_bitcnt_t bits = 64) {
   ZPoly f;
   fmpz_poly_fit_length(f.get(), n);
   for (slong i = 0; i < n; i++) {
-    fmpz_randbits(f.get()->coeffs + i, state, 64);
+    fmpz_randbits(f.get()->coeffs + i, state, bits);
     if (fmpz_is_zero(f.get()->coeffs + i)) fmpz_one(f.get()->coeffs + i);
   }
   _fmpz_poly_set_length(f.get(), n);
   return f;
 }
 
-// Times the product in Z[x] of two polynomials of n coefficients of 64 bits: fmpz_poly_mul
+// Times the product in Z[x] of two polynomials of n coefficients of `bits` bits: fmpz_poly_mul
 // against the multi-modular GPU path, both through multiply() as `*` calls them.
-Timing time_z_product(slong n, flint_rand_t state) {
-  const ZPoly a = full_random_zpoly(n, state), b = full_random_zpoly(n, state);
+Timing time_z_product(slong n, flint_rand_t state, flint_bitcnt_t bits = 64) {
+  const ZPoly a = full_random_zpoly(n, state, bits), b = full_random_zpoly(n, state, bits);
   const int runs = n <= (1 << 16) ? 7 : 3;
   return time_engines(static_cast<size_t>(2 * n - 1), runs, [&] { multiply(a, b); });
 }
@@ -277,6 +277,43 @@ void calibrate_short_operands(std::ostream& log, Crossovers& result, flint_rand_
   set_crossovers(saved);
 }
 
+// The smallest measured length of `rows` (those of one coefficient size) whose weight reaches
+// `crossover` under `exponent`: where the dispatcher's choice turns to the GPU.
+size_t first_weighted_on_gpu(const std::vector<Timing>& rows, unsigned long bits, size_t crossover, double exponent) {
+  for (const Timing& t : rows)
+    if (z_product_weight(t.length, bits, bits, exponent) >= crossover) return t.length;
+  return SIZE_MAX;
+}
+
+// The weight exponent of this machine, into `result`: Z[x] products with 1000- and 4000-bit
+// coefficients timed on both engines from 4 terms up (until the GPU has won by clear_win twice),
+// the exponent fitted to them against product.z's crossover as measured.
+void calibrate_z_weight(std::ostream& log, Crossovers& result, flint_rand_t state) {
+  const size_t crossover = result.length[static_cast<size_t>(GpuOperation::ProductZ)];
+  if (crossover == never_on_gpu) return;
+  constexpr unsigned long sizes[] = {1000, 4000};
+  std::vector<Timing> series[std::size(sizes)];
+  std::vector<SizedEngineTiming> rows;
+  for (size_t s = 0; s < std::size(sizes); s++) {
+    int clear_wins = 0;
+    for (int k = 3; k <= 11 && clear_wins < 2; k++) {
+      const Timing t = time_z_product(slong{1} << (k - 1), state, sizes[s]);
+      clear_wins = t.below > clear_win * t.from ? clear_wins + 1 : 0;
+      series[s].push_back(t);
+      rows.push_back({sizes[s], t});
+    }
+  }
+  result.z_weight_exponent = fitted_z_weight_exponent(rows, crossover, result.z_weight_exponent);
+  for (size_t s = 0; s < std::size(sizes); s++)
+    print_rows(log, std::string(gpu_operation_key(GpuOperation::ProductZ)) + " " + std::to_string(sizes[s]) + "-bit",
+               series[s], first_weighted_on_gpu(series[s], sizes[s], crossover, result.z_weight_exponent), "cpu",
+               "gpu");
+  char line[160];
+  std::snprintf(line, sizeof line, "%s = %.2f (fitted to the rows above against product.z = %zu)\n",
+                z_weight_exponent_key, result.z_weight_exponent, crossover);
+  log << line << std::flush;
+}
+
 // The GPU crossovers of this machine, into `result`.
 void calibrate_gpu(std::ostream& log, Crossovers& result, flint_rand_t state) {
   // NTT primes (2^64 - 2^32 + 1 has 2^32 | p - 1; 998244353 = 119 2^23 + 1, the usual one below
@@ -305,6 +342,7 @@ void calibrate_gpu(std::ostream& log, Crossovers& result, flint_rand_t state) {
     result.length[static_cast<size_t>(c.op)] = threshold;
     print_rows(log, gpu_operation_key(c.op), timings, threshold, "cpu", "gpu");
   }
+  calibrate_z_weight(log, result, state);
 }
 
 }  // namespace
@@ -336,6 +374,30 @@ size_t joint_crossover_length(const std::vector<std::vector<EngineTiming>>& seri
 
 size_t crossover_length(const std::vector<EngineTiming>& timings) {
   return joint_crossover_length({timings});
+}
+
+double fitted_z_weight_exponent(const std::vector<SizedEngineTiming>& rows, size_t crossover, double fallback) {
+  if (rows.empty() || crossover == never_on_gpu) return fallback;
+  auto excess = [&](double exponent) {
+    double sum = 0;
+    for (const auto& [bits, t] : rows) {
+      const bool on_gpu = z_product_weight(t.length, bits, bits, exponent) >= crossover;
+      sum += (on_gpu ? t.from : t.below) / std::min(t.below, t.from) - 1;
+    }
+    return sum;
+  };
+  std::vector<double> best;
+  double least = 0;
+  for (int hundredths = 30; hundredths <= 120; hundredths++) {
+    const double exponent = hundredths / 100.0, e = excess(exponent);
+    if (best.empty() || e < least - 1e-12) {
+      least = e;
+      best.assign(1, exponent);
+    } else if (e <= least + 1e-12) {
+      best.push_back(exponent);
+    }
+  }
+  return best[best.size() / 2];
 }
 
 Crossovers calibrate(std::ostream& log) {

@@ -32,4 +32,15 @@ size_t crossover_length(const std::vector<EngineTiming>& timings);
 // primes): the excess summed over all of them.
 size_t joint_crossover_length(const std::vector<std::vector<EngineTiming>>& series);
 
+// A Z[x] product timed on both engines (timing.length: the product's length), its operands'
+// coefficients of `bits` bits.
+struct SizedEngineTiming {
+  unsigned long bits;
+  EngineTiming timing;
+};
+// The exponent of z_product_weight (dispatch.hpp) whose choices, the GPU where a row's weighted
+// length reaches `crossover`, make the summed excess over `rows` least: of the exponents 0.30,
+// 0.31, ... 1.20 that do, the middle one. `fallback` without rows or with crossover never_on_gpu.
+double fitted_z_weight_exponent(const std::vector<SizedEngineTiming>& rows, size_t crossover, double fallback);
+
 }  // namespace cas

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -101,11 +102,15 @@ bool use_gpu(GpuOperation op, size_t length) {
   return length >= crossovers().length[static_cast<size_t>(op)];
 }
 
-size_t z_product_weight(size_t length, unsigned long bits_a, unsigned long bits_b) {
+size_t z_product_weight(size_t length, unsigned long bits_a, unsigned long bits_b, double exponent) {
   const double size = static_cast<double>(bits_a + bits_b) / 128.0;
   if (size <= 1.0) return length;
-  const double weight = static_cast<double>(length) * std::cbrt(size * size) + 0.5;
-  return weight >= static_cast<double>(SIZE_MAX) ? SIZE_MAX : static_cast<size_t>(weight);
+  const double weight = static_cast<double>(length) * std::pow(size, exponent) + 0.5;
+  return weight >= static_cast<double>(SIZE_MAX) ? SIZE_MAX : std::max(length, static_cast<size_t>(weight));
+}
+
+size_t z_product_weight(size_t length, unsigned long bits_a, unsigned long bits_b) {
+  return z_product_weight(length, bits_a, bits_b, crossovers().z_weight_exponent);
 }
 
 size_t cpu_ntt_crossover(bool one_transform, std::uint64_t p) {
@@ -211,7 +216,19 @@ std::string known_keys() {
   const Crossovers c;
   std::string keys;
   for (const auto& [key, entry] : crossover_entries(c)) keys += (keys.empty() ? "" : ", ") + key;
-  return keys;
+  return keys + ", " + z_weight_exponent_key;
+}
+
+// The weight exponent's value into `c`; what is wrong with it otherwise.
+std::string read_z_weight_exponent(const std::string& text, Crossovers& c) {
+  std::istringstream value_stream(text);
+  double value = 0;
+  std::string rest;
+  if (!(value_stream >> value) || (value_stream >> rest) || !(value >= least_z_weight_exponent) ||
+      !(value <= largest_z_weight_exponent))
+    return std::string(z_weight_exponent_key) + ": expected a number from 0 to 2, found '" + text + "'";
+  c.z_weight_exponent = value;
+  return "";
 }
 
 // One `key = length` line of the file into `c`; what is wrong with it otherwise.
@@ -222,6 +239,7 @@ std::string read_crossover_line(const std::string& line, Crossovers& c) {
   std::istringstream key_stream(line.substr(0, eq)), value_stream(text);
   std::string key, rest;
   if (!(key_stream >> key)) return "a length without a key";
+  if (key == z_weight_exponent_key) return read_z_weight_exponent(text, c);
   const auto entries = crossover_entries(c);
   const auto entry = std::find_if(entries.begin(), entries.end(), [&](const auto& e) { return e.first == key; });
   if (entry == entries.end()) return "unknown key '" + key + "' (known: " + known_keys() + ")";
@@ -267,6 +285,10 @@ void save_crossovers(const Crossovers& c) {
        << "# product.*, transform*: the smallest length (coefficients of a product, or transform length) run on\n"
        << "# the GPU; cpu.short_operand.*: the longest shorter operand whose CPU product stays with FLINT\n";
   for (const auto& [key, entry] : crossover_entries(c)) file << key << " = " << *entry << "\n";
+  char exponent[32];
+  std::snprintf(exponent, sizeof exponent, "%.2f", c.z_weight_exponent);
+  file << "# a Z[x] product's length counts ((bits_a + bits_b) / 128)^e times against product.z:\n"
+       << z_weight_exponent_key << " = " << exponent << "\n";
 }
 
 std::vector<std::string> gpu_report() {
@@ -279,6 +301,11 @@ std::vector<std::string> gpu_report() {
   for (size_t i = 0; i < gpu_operation_count; i++)
     lines.push_back(std::string("  ") + gpu_operation_key(static_cast<GpuOperation>(i)) +
                     (c.length[i] == never_on_gpu ? ": never (FLINT)" : " >= " + std::to_string(c.length[i])));
+  char exponent[160];
+  std::snprintf(exponent, sizeof exponent,
+                "  a Z[x] product's length counts ((bits_a + bits_b) / 128)^%.2f times against product.z",
+                c.z_weight_exponent);
+  lines.push_back(exponent);
   lines.push_back("CPU products that stay with FLINT while the shorter operand has at most:");
   for (size_t i = 0; i < short_operand_class_count; i++)
     lines.push_back(std::string("  ") + short_operand_key(static_cast<ShortOperandClass>(i)) + ": " +

@@ -105,8 +105,15 @@ struct Crossovers {
       short_operand_default(ShortOperandClass::NttPrime64), short_operand_default(ShortOperandClass::NttPrime62),
       short_operand_default(ShortOperandClass::NttPrime32), short_operand_default(ShortOperandClass::NttPrime17),
       short_operand_default(ShortOperandClass::Crt),        short_operand_default(ShortOperandClass::Z)};
+  // The exponent e of z_product_weight: a Z[x] product's length counts ((bits_a + bits_b) / 128)^e
+  // times against product.z. `cas --calibrate` fits it to Z[x] products with 1000- and 4000-bit
+  // coefficients (calibrate.hpp: fitted_z_weight_exponent); by default 2/3 (twenty-seventh session).
+  double z_weight_exponent = 2.0 / 3.0;
   std::string origin = "defaults";  // or the config file it was read from
 };
+// Its key in the config file, and the exponents a file may set.
+constexpr const char* z_weight_exponent_key = "product.z.weight_exponent";
+constexpr double least_z_weight_exponent = 0.0, largest_z_weight_exponent = 2.0;
 
 GpuMode gpu_mode();
 void set_gpu_mode(GpuMode mode);
@@ -124,14 +131,16 @@ void set_crossovers(const Crossovers& c);
 bool use_gpu(GpuOperation op, size_t length);
 
 // The length a Z[x] product of `length` coefficients counts as against product.z's crossover,
-// which `cas --calibrate` measures with 64-bit coefficients: length * ((bits_a + bits_b) / 128)^(2/3)
-// for larger ones (bits_a, bits_b: the operands' largest coefficients), never less than length.
+// which `cas --calibrate` measures with 64-bit coefficients: length * ((bits_a + bits_b) / 128)^e
+// for larger ones (bits_a, bits_b: the operands' largest coefficients), never less than length;
+// e is the crossovers' z_weight_exponent (2/3 unless calibrated) or the one given.
 // FLINT's time grows with the coefficients' size faster than the GPU's, whose primes run in one
 // launch and whose reconstruction takes a warp a coefficient. On the H100 (twenty-seventh
 // session, in cas) FLINT and the GPU broke even near 700 coefficients of 64 bits, 180 of 300,
 // 110 of 1000 and 64 of 4000 bits: as bits^-0.6 to bits^-0.9, where a square root (the first
 // rule) sent 255 coefficients of 1000 bits to FLINT at 1.18x the GPU's time.
 size_t z_product_weight(size_t length, unsigned long bits_a, unsigned long bits_b);
+size_t z_product_weight(size_t length, unsigned long bits_a, unsigned long bits_b, double exponent);
 
 // Whether a CPU product of this class whose shorter operand has this length stays with FLINT,
 // under the current crossovers.

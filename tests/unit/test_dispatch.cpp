@@ -88,9 +88,18 @@ TEST_CASE("crossovers survive a save and a load", "[dispatch]") {
   CHECK(cas::crossovers().flint_short_operand[2] == 7);
   CHECK(cas::crossovers().flint_short_operand[5] == cas::never_on_gpu);
   CHECK(cas::crossovers().flint_short_operand[0] == cas::Crossovers{}.flint_short_operand[0]);
+  // The Z[x] weight's exponent, written with two decimals.
+  CHECK(cas::crossovers().z_weight_exponent == Approx(2.0 / 3.0).margin(0.005));
+  c.z_weight_exponent = 0.8125;
+  cas::save_crossovers(c);
+  cas::load_crossovers();
+  CHECK(cas::crossovers().z_weight_exponent == Approx(0.81).margin(1e-9));
   const auto report = cas::gpu_report();
   CHECK(std::find(report.begin(), report.end(), "  cpu.short_operand.ntt_prime.32bit: 7 coefficients") != report.end());
   CHECK(std::find(report.begin(), report.end(), "  cpu.short_operand.z: any length") != report.end());
+  CHECK(std::find(report.begin(), report.end(),
+                  "  a Z[x] product's length counts ((bits_a + bits_b) / 128)^0.81 times against product.z") !=
+        report.end());
   cas::set_crossovers(cas::Crossovers{});
 }
 
@@ -142,6 +151,14 @@ TEST_CASE("Z[x] products weigh their length by the size of their coefficients", 
   CHECK(cas::z_product_weight(255, 4096, 4096) == 4080);
   CHECK(cas::z_product_weight(1000, 128, 128) == 1587);
   CHECK(cas::z_product_weight(SIZE_MAX / 2, 1 << 20, 1 << 20) == SIZE_MAX);
+  // Another exponent, given or calibrated: 8^0.5 = 2.83x, 8^0 = 1x, 8^1 = 8x.
+  CHECK(cas::z_product_weight(1000, 512, 512, 0.5) == 2828);
+  CHECK(cas::z_product_weight(1000, 512, 512, 0.0) == 1000);
+  cas::Crossovers calibrated;
+  calibrated.z_weight_exponent = 1.0;
+  cas::set_crossovers(calibrated);
+  CHECK(cas::z_product_weight(1000, 512, 512) == 8000);
+  cas::set_crossovers(cas::Crossovers{});
   // With product.z at 1023 and the GPU in auto mode: 255 coefficients of 1024 bits go there
   // (weight 1619), 255 of 64 bits do not.
   ModeGuard guard;
@@ -161,15 +178,17 @@ TEST_CASE("a missing or malformed crossover file keeps the defaults", "[dispatch
   std::filesystem::create_directories(home.dir / "cas");
   std::ofstream(home.dir / "cas" / "crossover.conf")
       << "# comment\ngarbage\nproduct.crt = notanumber\ntransform = 77\n\nprodcut.z = 5\nproduct.z = -3\n"
-         "product.integer = 12 34\n = 9\nproduct.ntt_prime = 4096  # measured\n";
+         "product.integer = 12 34\n = 9\nproduct.ntt_prime = 4096  # measured\n"
+         "product.z.weight_exponent = 2.5\nproduct.z.weight_exponent = 0.75\n";
   cas::take_notices();
   cas::load_crossovers();
   CHECK(cas::crossovers().length[2] == 77);
   CHECK(cas::crossovers().length[0] == 4096);
+  CHECK(cas::crossovers().z_weight_exponent == 0.75);
   for (size_t op : {1, 3, 4, 5, 6, 7, 8, 9, 10}) CHECK(cas::crossovers().length[op] == cas::Crossovers{}.length[op]);
   // Every unreadable line is named, with its number, and nothing else.
   const std::vector<std::string> notices = cas::take_notices();
-  REQUIRE(notices.size() == 6);
+  REQUIRE(notices.size() == 7);
   const std::string file = cas::crossover_config_path() + ":";
   CHECK(notices[0] == file + "2: expected `key = length`, found 'garbage'; the line is ignored");
   CHECK(notices[1] == file + "3: product.crt: expected a length (a whole number), found ' notanumber'; the line is ignored");
@@ -178,10 +197,13 @@ TEST_CASE("a missing or malformed crossover file keeps the defaults", "[dispatch
                                "transform.32bit, product.ntt_prime.17bit, product.crt.17bit, transform.17bit, "
                                "cpu.short_operand.ntt_prime.64bit, cpu.short_operand.ntt_prime.62bit, "
                                "cpu.short_operand.ntt_prime.32bit, "
-                               "cpu.short_operand.ntt_prime.17bit, cpu.short_operand.crt, cpu.short_operand.z)") == 0);
+                               "cpu.short_operand.ntt_prime.17bit, cpu.short_operand.crt, cpu.short_operand.z, "
+                               "product.z.weight_exponent)") == 0);
   CHECK(notices[3].find(file + "7: product.z: expected a length") == 0);
   CHECK(notices[4].find(file + "8: product.integer: expected a length") == 0);
   CHECK(notices[5].find(file + "9: a length without a key") == 0);
+  CHECK(notices[6] == file + "11: product.z.weight_exponent: expected a number from 0 to 2, found ' 2.5'; the line is "
+                             "ignored");
   cas::set_crossovers(cas::Crossovers{});
 }
 
@@ -773,4 +795,28 @@ TEST_CASE("calibration: the crossover that costs least over the measured lengths
   CHECK(cas::joint_crossover_length({first, second}) == 8);
   CHECK(cas::joint_crossover_length({{{2, 1.0, 3.0}}, second}) == 16);
   CHECK(cas::joint_crossover_length({}) == SIZE_MAX);
+}
+
+TEST_CASE("calibration: the Z[x] weight's exponent fitted to products with large coefficients",
+          "[dispatch][calibrate]") {
+  // Timings where the GPU wins exactly from a weight of 1023 under the exponent 0.8: with 1000-bit
+  // coefficients (15.6^0.8 = 9.0) from 127 on, with 4000-bit ones (62.5^0.8 = 27.3) from 63 on.
+  // The exponents that choose so at every row lie in [0.761, 0.846): the middle one is taken.
+  std::vector<cas::SizedEngineTiming> rows;
+  for (const auto& [bits, first_on_gpu] : {std::pair{1000ul, 127ul}, std::pair{4000ul, 63ul}})
+    for (size_t length : {15, 31, 63, 127, 255, 511}) {
+      const double cpu = length >= first_on_gpu ? 2.0 : 1.0;
+      rows.push_back({bits, {length, cpu, 3.0 - cpu}});
+    }
+  const double fitted = cas::fitted_z_weight_exponent(rows, 1023, 0.5);
+  CHECK(fitted >= 0.76);
+  CHECK(fitted <= 0.85);
+  // With a crossover that never sends Z[x] products to the GPU, or no rows, the fallback.
+  CHECK(cas::fitted_z_weight_exponent(rows, cas::never_on_gpu, 0.5) == 0.5);
+  CHECK(cas::fitted_z_weight_exponent({}, 1023, 0.5) == 0.5);
+  // The GPU faster at every row: within the range (up to 1.20) only the row of 63 can reach 1023
+  // (63 x 15.6^e from e = 1.02; 31 would need 1.27), so 1.02 ... 1.20 tie, and the middle is taken.
+  std::vector<cas::SizedEngineTiming> gpu_always;
+  for (size_t length : {15, 31, 63}) gpu_always.push_back({1000, {length, 2.0, 1.0}});
+  CHECK(cas::fitted_z_weight_exponent(gpu_always, 1023, 0.5) == Approx(1.11));
 }
