@@ -23,6 +23,11 @@
 #else
 #define CAS_HOST_DEVICE
 #endif
+#if defined(__CUDA_ARCH__)
+#define CAS_UNROLL _Pragma("unroll")
+#else
+#define CAS_UNROLL
+#endif
 
 namespace cas::crt {
 
@@ -86,47 +91,97 @@ CAS_HOST_DEVICE inline Word residue_of_limbs(const Word* limbs, std::size_t coun
   return negative && r != 0 ? q.p - r : r;
 }
 
+// One step of Garner's digit j (below): (t - v) p_i^-1 mod p_j for v = v_i < p_i.
+CAS_HOST_DEVICE inline Word digit_step(Word t, Word v, std::size_t j, std::size_t i, std::size_t k, const Word* primes,
+                                       const Word* inverse, const Word* inverse_shoup) {
+  const Word p = primes[j];
+  // v < p_i, and p_i may exceed p_j: one subtraction when p_i < 2 p_j (always, for the transform
+  // primes of one bit size), a division otherwise.
+  const Word v_mod_p = v < p ? v : v - p < p ? v - p : v % p;
+  return mul_shoup(sub_mod(t, v_mod_p, p), inverse[j * k + i], inverse_shoup[j * k + i], p);
+}
+
+// Garner's digits are computed this many at a time (mixed_radix_digits).
+constexpr std::size_t digit_group = 4;
+
 // Garner's mixed-radix digits, in place: on entry values[j stride] = x mod p_j for j < k; on
 // exit the digits v_j with x = v_0 + p_0 (v_1 + p_1 (v_2 + ...)), 0 <= v_j < p_j. Digit j is
 // (x_j - v_0 - p_0 v_1 - ...) / (p_0 ... p_{j-1}) mod p_j, computed as t = x_j, then
 // t = (t - v_i) p_i^-1 mod p_j for i < j. inverse[j k + i] = p_i^-1 mod p_j (i < j), and
-// inverse_shoup its Shoup companions.
+// inverse_shoup its Shoup companions. A group of digit_group digits takes its steps over the
+// digits below it side by side (independent chains, each v_i read once), then over its own
+// digits in order: the same steps in the same order for each digit as one digit at a time, where
+// a GPU thread a coefficient waited on every step's latency in turn (c160: 2^15 coefficients of
+// 130 primes, 2.7 ms).
 CAS_HOST_DEVICE inline void mixed_radix_digits(Word* values, std::size_t stride, std::size_t k, const Word* primes,
                                                const Word* inverse, const Word* inverse_shoup) {
-  for (std::size_t j = 1; j < k; j++) {
-    const Word p = primes[j];
-    Word t = values[j * stride];
-    for (std::size_t i = 0; i < j; i++) {
+  for (std::size_t first = 1; first < k; first += digit_group) {
+    const std::size_t count = k - first < digit_group ? k - first : digit_group;
+    Word t[digit_group];
+    CAS_UNROLL
+    for (std::size_t r = 0; r < digit_group; r++) t[r] = r < count ? values[(first + r) * stride] : 0;
+    for (std::size_t i = 0; i < first; i++) {
       const Word v = values[i * stride];
-      // v < p_i, and p_i may exceed p_j: one subtraction when p_i < 2 p_j (always, for the
-      // transform primes of one bit size), a division otherwise.
-      const Word v_mod_p = v < p ? v : v - p < p ? v - p : v % p;
-      t = mul_shoup(sub_mod(t, v_mod_p, p), inverse[j * k + i], inverse_shoup[j * k + i], p);
+      CAS_UNROLL
+      for (std::size_t r = 0; r < digit_group; r++)
+        if (r < count) t[r] = digit_step(t[r], v, first + r, i, k, primes, inverse, inverse_shoup);
     }
-    values[j * stride] = t;
+    CAS_UNROLL
+    for (std::size_t r = 1; r < digit_group; r++)
+      CAS_UNROLL
+      for (std::size_t s = 0; s < r; s++)
+        if (r < count) t[r] = digit_step(t[r], t[s], first + r, first + s, k, primes, inverse, inverse_shoup);
+    CAS_UNROLL
+    for (std::size_t r = 0; r < digit_group; r++)
+      if (r < count) values[(first + r) * stride] = t[r];
+  }
+}
+
+// x = x m + c over x's `used` limbs (stride x_stride) for a two-word m and carry c (c < 2^128):
+// each limb times m plus the carry is below 2^192, and leaves the next carry below 2^128. The
+// carry out goes to the limbs above, `used` grows with them (never past width).
+CAS_HOST_DEVICE inline void multiply_add_two_words(Word* x, std::size_t x_stride, std::size_t width, std::size_t& used,
+                                                   Word m0, Word m1, Word c0, Word c1) {
+  for (std::size_t l = 0; l < used; l++) {
+    const Word limb = x[l * x_stride];
+    const Word low0 = limb * m0, high0 = mul_high(limb, m0), low1 = limb * m1, high1 = mul_high(limb, m1);
+    const Word w0 = low0 + c0;
+    Word w1 = high0 + low1;
+    Word k1 = w1 < high0 ? 1 : 0;
+    w1 += c1;
+    k1 += w1 < c1 ? 1 : 0;
+    w1 += w0 < low0 ? 1 : 0;
+    k1 += w1 == 0 && w0 < low0 ? 1 : 0;
+    x[l * x_stride] = w0;
+    c0 = w1;
+    c1 = high1 + k1;
+  }
+  if (c1 != 0) {
+    if (used < width) x[used++ * x_stride] = c0;
+    if (used < width) x[used++ * x_stride] = c1;
+  } else if (c0 != 0 && used < width) {
+    x[used++ * x_stride] = c0;
   }
 }
 
 // x = v_0 + p_0 (v_1 + ... + p_{k-2} v_{k-1}) into `width` limbs of x (stride x_stride), zero
 // above the used limbs; width must hold the primes' product. digits[j digit_stride] = v_j.
+// Horner from the top digit, two digits a pass over the limbs: x = x p_(j-1) p_(j-2) +
+// (v_(j-1) p_(j-2) + v_(j-2)), half the passes (reads and writes of every limb) of one a pass.
 CAS_HOST_DEVICE inline void digits_to_limbs(Word* x, std::size_t x_stride, std::size_t width, const Word* digits,
                                             std::size_t digit_stride, std::size_t k, const Word* primes) {
   for (std::size_t l = 0; l < width; l++) x[l * x_stride] = 0;
   std::size_t used = 0;  // limbs that may be nonzero
-  for (std::size_t j = k; j-- > 0;) {
-    // x = x p_j + v_j, with x = 0 at the top digit.
-    Word carry = digits[j * digit_stride];
-    const Word p = j + 1 < k ? primes[j] : 0;
-    for (std::size_t l = 0; l < used; l++) {
-      const Word limb = x[l * x_stride];
-      const Word low = limb * p;
-      const Word high = mul_high(limb, p);
-      const Word sum = low + carry;
-      x[l * x_stride] = sum;
-      carry = high + (sum < low ? 1 : 0);
-    }
-    if (carry != 0 && used < width) x[used++ * x_stride] = carry;
+  std::size_t j = k - 1;  // x = v_(k-1) .. v_j's value so far
+  if (digits[j * digit_stride] != 0 && width > 0) x[used++ * x_stride] = digits[j * digit_stride];
+  for (; j >= 2; j -= 2) {
+    const Word p_high = primes[j - 1], p_low = primes[j - 2];
+    const Word v_high = digits[(j - 1) * digit_stride], v_low = digits[(j - 2) * digit_stride];
+    const Word a0 = v_high * p_low + v_low;  // v_high p_low + v_low < 2^126: two words
+    const Word a1 = mul_high(v_high, p_low) + (a0 < v_low ? 1 : 0);
+    multiply_add_two_words(x, x_stride, width, used, p_high * p_low, mul_high(p_high, p_low), a0, a1);
   }
+  if (j == 1) multiply_add_two_words(x, x_stride, width, used, primes[0], 0, digits[0], 0);
 }
 
 // a > b for numbers of `width` limbs (a with stride, b contiguous).
