@@ -32,23 +32,54 @@ constexpr unsigned full_mask = 0xffffffffu;
 // A warp's shared words: k digits, then three words of sums for every limb.
 __host__ __device__ inline std::size_t words_per_warp(std::size_t k, std::size_t width) { return k + 3 * width; }
 
-// v_j for j < k into digits (lane 0 writes; every lane computes).
+// The most terms a lane holds of a row of the prefix table: the warps take at most 32 times this
+// many primes (warps_reconstruct).
+constexpr unsigned most_terms_a_lane = 12;
+
+// What digit j needs from memory, read a digit ahead: this lane's terms of row j of the prefix
+// table (l = lane + 32 m < j), the residue x_j and the prime.
+struct DigitRow {
+    std::uint64_t prefix[most_terms_a_lane], prefix_shoup[most_terms_a_lane];
+    std::uint64_t residue, p;
+};
+
+__device__ inline void load_row(DigitRow& row, const std::uint64_t* residues, std::size_t count, std::size_t i,
+                                const PrefixView& t, std::size_t j, unsigned lane)
+{
+#pragma unroll
+    for (unsigned m = 0; m < most_terms_a_lane; ++m) {
+        const std::size_t l = lane + 32 * m;
+        row.prefix[m] = l < j ? t.prefix[j * t.k + l] : 0;
+        row.prefix_shoup[m] = l < j ? t.prefix_shoup[j * t.k + l] : 0;
+    }
+    row.residue = residues[j * count + i];
+    row.p = t.primes[j];
+}
+
+// v_j for j < k into digits (lane 0 writes; every lane computes). Row j + 1's words are read
+// while digit j is summed: with one warp a scheduler (a few hundred coefficients), the loads'
+// latency had been 59% of the stalls (Nsight Compute, c166: 128 x 128 terms of 4000 bits, 264 us).
 __device__ void prefix_digits(const std::uint64_t* residues, std::size_t count, std::size_t i, const PrefixView& t,
                               std::uint64_t* digits)
 {
     const unsigned lane = threadIdx.x & 31;
+    DigitRow row, next;
+    load_row(row, residues, count, i, t, 0, lane);
     for (std::size_t j = 0; j < t.k; ++j) {
-        const std::uint64_t p = t.primes[j];
+        if (j + 1 < t.k) load_row(next, residues, count, i, t, j + 1, lane);
+        const std::uint64_t p = row.p;
         std::uint64_t sum = 0;
-        for (std::size_t l = lane; l < j; l += 32)
-            sum = crt::add_mod(sum, crt::mul_shoup(digits[l], t.prefix[j * t.k + l], t.prefix_shoup[j * t.k + l], p),
-                               p);
+#pragma unroll
+        for (unsigned m = 0; m < most_terms_a_lane; ++m) {
+            const std::size_t l = lane + 32 * m;
+            if (l < j) sum = crt::add_mod(sum, crt::mul_shoup(digits[l], row.prefix[m], row.prefix_shoup[m], p), p);
+        }
         for (unsigned offset = 16; offset != 0; offset >>= 1)
             sum = crt::add_mod(sum, __shfl_xor_sync(full_mask, sum, offset), p);
-        const std::uint64_t digit =
-            crt::mul_shoup(crt::sub_mod(residues[j * count + i], sum, p), t.inverse[j], t.inverse_shoup[j], p);
+        const std::uint64_t digit = crt::mul_shoup(crt::sub_mod(row.residue, sum, p), t.inverse[j], t.inverse_shoup[j], p);
         if (lane == 0) digits[j] = digit;
         __syncwarp();
+        row = next;
     }
 }
 
@@ -149,7 +180,7 @@ bool rule_takes(std::size_t count, std::size_t primes) { return primes >= least_
 bool warps_reconstruct(std::size_t count, std::size_t primes)
 {
     const std::size_t limit = count_limit.load(std::memory_order_relaxed);
-    if (shared_bytes(primes, width_at_most(primes)) > 48 * 1024) return false;
+    if (shared_bytes(primes, width_at_most(primes)) > 48 * 1024 || primes > 32 * most_terms_a_lane) return false;
     return limit == by_rule ? rule_takes(count, primes) : count <= limit;
 }
 
