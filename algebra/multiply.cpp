@@ -187,14 +187,22 @@ std::optional<ZPoly> multiply_z_on_cpu_primes(const ZPoly& a, const ZPoly& b) {
   return r;
 }
 
+// Whether a product in Z/pZ[x] for p above 64 bits of `length` terms goes to the GPU: as the Z[x]
+// product of coefficients below p that it is, its length weighed by their size (z_product_weight),
+// where the length alone sent 255 terms modulo a 521-bit p to FLINT.
+bool big_modulus_goes_to_gpu(const Modulus& m, size_t length) {
+  const unsigned long bits = fmpz_bits(m.value());
+  return use_gpu(GpuOperation::ProductZ, z_product_weight(length, bits, bits));
+}
+
 bool wants_big_modulus_gpu(const ModPoly& a, const ModPoly& b) {
   return !a.word() && !a.is_zero() && !b.is_zero() &&
-         use_gpu(GpuOperation::ProductZ, static_cast<size_t>(a.length() + b.length() - 1));
+         big_modulus_goes_to_gpu(*a.modulus(), static_cast<size_t>(a.length() + b.length() - 1));
 }
 }  // namespace
 
 bool big_modulus_product_leaves_flint(const Modulus& m, size_t length, size_t shorter) {
-  return !m.word_size() && (use_gpu(GpuOperation::ProductZ, length) || big_modulus_cpu_primes_take(m, length, shorter));
+  return !m.word_size() && (big_modulus_goes_to_gpu(m, length) || big_modulus_cpu_primes_take(m, length, shorter));
 }
 
 namespace {

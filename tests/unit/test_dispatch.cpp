@@ -168,6 +168,20 @@ TEST_CASE("Z[x] products weigh their length by the size of their coefficients", 
   cas::set_crossovers(c);
   CHECK(cas::use_gpu(cas::GpuOperation::ProductZ, cas::z_product_weight(255, 1024, 1024)) == cas::gpu_usable());
   CHECK_FALSE(cas::use_gpu(cas::GpuOperation::ProductZ, cas::z_product_weight(255, 64, 64)));
+  // Products modulo p above 64 bits are Z[x] products of coefficients below p: 255 terms modulo
+  // 2^521 - 1 weigh 255 (1042 / 128)^(2/3) = 1030 and leave FLINT for the GPU; modulo a 65-bit p
+  // (weight 258) they stay, and so do 127 terms modulo 2^521 - 1 (weight 513).
+  cas::Fmpz mersenne, small;
+  fmpz_one(mersenne.get());
+  fmpz_mul_2exp(mersenne.get(), mersenne.get(), 521);
+  fmpz_sub_ui(mersenne.get(), mersenne.get(), 1);
+  fmpz_set_ui(small.get(), 1);
+  fmpz_mul_2exp(small.get(), small.get(), 64);
+  fmpz_add_ui(small.get(), small.get(), 13);
+  const cas::ModulusPtr large_p = cas::make_modulus(mersenne.get()), small_p = cas::make_modulus(small.get());
+  CHECK(cas::big_modulus_product_leaves_flint(*large_p, 255, 128) == cas::gpu_usable());
+  CHECK_FALSE(cas::big_modulus_product_leaves_flint(*large_p, 127, 64));
+  CHECK_FALSE(cas::big_modulus_product_leaves_flint(*small_p, 255, 128));
   cas::set_crossovers(cas::Crossovers{});
 }
 
