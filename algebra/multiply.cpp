@@ -187,12 +187,29 @@ std::optional<ZPoly> multiply_z_on_cpu_primes(const ZPoly& a, const ZPoly& b) {
   return r;
 }
 
+// The most primes from which the GPU rebuilds few coefficients well: the warps take at most 384
+// (gpu/garner_warps.cu); above, one thread takes each coefficient's k^2 / 2 dependent steps.
+constexpr size_t most_primes_for_few_coefficients = 384;
+
+// Whether the GPU's reconstruction pays for a result of `length` coefficients of at most
+// `result_bits` bits, in auto mode: with more primes than the warps take, only from twice as many
+// coefficients as primes. H100, c170 (best of three in cas, two operands of n terms): 16000-bit
+// coefficients (about 520 primes) took the GPU 24 ms from n = 2 to 16 (FLINT 0.08-1.4 ms) and 41 ms
+// at 256 (FLINT 30); 64000 bits (2070 primes) 418-684 ms (FLINT 0.5-189). 8000 bits (260 primes,
+// warps) 0.59-4.1 ms, faster than FLINT from n = 16.
+bool gpu_reconstruction_pays(size_t length, ulong result_bits) {
+  if (gpu_mode() != GpuMode::Auto) return true;
+  const size_t primes = static_cast<size_t>(result_bits / (multimodular_prime_bits - 1) + 1);
+  return primes <= most_primes_for_few_coefficients || length >= 2 * primes;
+}
+
 // Whether a product in Z/pZ[x] for p above 64 bits of `length` terms goes to the GPU: as the Z[x]
 // product of coefficients below p that it is, its length weighed by their size (z_product_weight),
 // where the length alone sent 255 terms modulo a 521-bit p to FLINT.
 bool big_modulus_goes_to_gpu(const Modulus& m, size_t length) {
   const unsigned long bits = fmpz_bits(m.value());
-  return use_gpu(GpuOperation::ProductZ, z_product_weight(length, bits, bits));
+  return use_gpu(GpuOperation::ProductZ, z_product_weight(length, bits, bits)) &&
+         gpu_reconstruction_pays(length, 2 * bits + ceil_log2(length));
 }
 
 bool wants_big_modulus_gpu(const ModPoly& a, const ModPoly& b) {
@@ -298,10 +315,13 @@ ulong largest_coefficient_bits(const ZPoly& f) {
 bool z_product_goes_to_gpu(const ZPoly& a, const ZPoly& b) {
   if (a.is_zero() || b.is_zero()) return false;
   const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
-  if (use_gpu(GpuOperation::ProductZ, length)) return true;
   if (!use_gpu(GpuOperation::ProductZ, SIZE_MAX)) return false;  // no Z[x] product goes there now: no scan
-  return use_gpu(GpuOperation::ProductZ,
-                 z_product_weight(length, largest_coefficient_bits(a), largest_coefficient_bits(b)));
+  // From 2^14 coefficients gpu_reconstruction_pays could refuse only coefficients of some 250000
+  // bits: no scan (2^20 coefficients take it milliseconds).
+  if (length >= (size_t{1} << 14) && use_gpu(GpuOperation::ProductZ, length)) return true;
+  const unsigned long bits_a = largest_coefficient_bits(a), bits_b = largest_coefficient_bits(b);
+  return use_gpu(GpuOperation::ProductZ, z_product_weight(length, bits_a, bits_b)) &&
+         gpu_reconstruction_pays(length, bits_a + bits_b + ceil_log2(length));
 }
 
 ZPoly multiply(const ZPoly& a, const ZPoly& b) {
@@ -434,11 +454,27 @@ std::optional<ZPoly> power_z_on_cpu_primes(const ZPoly& a, ulong e) {
   return r;
 }
 
+// Whether a^e (a result of `length` coefficients) goes to the GPU: its length weighed as a
+// product's whose coefficients are as large as the power's, e bits(a) (z_product_weight with half
+// of that on each side). By the length alone, powers with large coefficients stayed with FLINT at
+// up to 16 times the GPU's time (H100, c170, best of five in cas: 256 terms of 4000 bits cubed
+// 33.7 against 2.0 ms, 128 of 1000 bits to the 5th 8.9 against 0.92). Cubes and higher powers of
+// small coefficients still lose there (64 terms of 64 bits to the 5th 1.13 against 0.12 ms):
+// FLINT's powering slows with e faster than this weight grows.
+namespace {
+bool z_power_goes_to_gpu(const ZPoly& a, ulong e, size_t length) {
+  if (!use_gpu(GpuOperation::ProductZ, SIZE_MAX)) return false;
+  const unsigned long half = static_cast<unsigned long>(e) * largest_coefficient_bits(a) / 2;
+  return use_gpu(GpuOperation::ProductZ, z_product_weight(length, half, half)) &&
+         gpu_reconstruction_pays(length, 2 * half + ceil_log2(length) * static_cast<ulong>(e));
+}
+}  // namespace
+
 ZPoly power(const ZPoly& a, ulong e) {
   // Above the Z[x] crossover: every prime's power in one transform on the GPU.
   if (!a.is_zero() && a.length() > 1 && e > 1 && e <= (ulong{1} << 40) / static_cast<ulong>(a.length() - 1)) {
     const size_t length = static_cast<size_t>(e) * static_cast<size_t>(a.length() - 1) + 1;
-    if (use_gpu(GpuOperation::ProductZ, length)) {
+    if (z_power_goes_to_gpu(a, e, length)) {
       MultimodularPlan plan;
       try {
         ZPoly r = power_multimodular(a, e, ProductEngine::Gpu, &plan);

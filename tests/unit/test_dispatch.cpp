@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <tuple>
 
 using cas::test::ModeGuard;
 
@@ -182,6 +183,46 @@ TEST_CASE("Z[x] products weigh their length by the size of their coefficients", 
   CHECK(cas::big_modulus_product_leaves_flint(*large_p, 255, 128) == cas::gpu_usable());
   CHECK_FALSE(cas::big_modulus_product_leaves_flint(*large_p, 127, 64));
   CHECK_FALSE(cas::big_modulus_product_leaves_flint(*small_p, 255, 128));
+  cas::set_crossovers(cas::Crossovers{});
+}
+
+namespace {
+// n coefficients of exactly `bits` bits (fmpz_randbits sets the top bit), random signs.
+cas::ZPoly full_size_zpoly(flint_rand_t state, slong n, ulong bits) {
+  cas::ZPoly f;
+  fmpz_poly_fit_length(f.get(), n);
+  for (slong i = 0; i < n; i++) fmpz_randbits(f.get()->coeffs + i, state, bits);
+  _fmpz_poly_set_length(f.get(), n);
+  return f;
+}
+}  // namespace
+
+TEST_CASE("few coefficients from very many primes stay with FLINT; powers weigh their coefficients",
+          "[dispatch]") {
+  ModeGuard guard(cas::GpuMode::Auto);
+  cas::Crossovers c;
+  c.length[static_cast<size_t>(cas::GpuOperation::ProductZ)] = 1023;
+  cas::set_crossovers(c);
+  cas::test::FreshRandom random;
+  INFO("seed " << random.seed);
+  // 16 terms of 16000 bits weigh 31 (32000 / 128)^(2/3) = 1231, but their 31 coefficients would
+  // come from about 525 primes, more than the warps take: FLINT. From 2 x 525 coefficients (600
+  // terms) the GPU. 8000-bit coefficients (263 primes): by the weight alone, from 32 terms.
+  const cas::ZPoly few = full_size_zpoly(random.state(), 16, 16000), many = full_size_zpoly(random.state(), 600, 16000);
+  CHECK_FALSE(cas::z_product_goes_to_gpu(few, few));
+  CHECK(cas::z_product_goes_to_gpu(many, many) == cas::gpu_usable());
+  const cas::ZPoly smaller = full_size_zpoly(random.state(), 32, 8000);
+  CHECK(cas::z_product_goes_to_gpu(smaller, smaller) == cas::gpu_usable());
+  // Powers: 256 terms of 4000 bits cubed (766 coefficients of 12000 bits, weight 15800) go to the
+  // GPU; 16 terms of 8000 bits to the 5th (76 coefficients from about 656 primes) stay with FLINT.
+  const cas::ZPoly cubed = full_size_zpoly(random.state(), 256, 4000), fifth = full_size_zpoly(random.state(), 16, 8000);
+  for (const auto& [f, e, on_gpu] : {std::tuple{&cubed, 3ul, true}, std::tuple{&fifth, 5ul, false}}) {
+    cas::ZPoly expected;
+    fmpz_poly_pow(expected.get(), f->get(), e);
+    cas::engine_reset();
+    CHECK(fmpz_poly_equal(cas::power(*f, e).get(), expected.get()));
+    CHECK(cas::engine_last().rfind(on_gpu && cas::gpu_usable() ? "gpu crt power" : "flint fmpz_poly_pow", 0) == 0);
+  }
   cas::set_crossovers(cas::Crossovers{});
 }
 
