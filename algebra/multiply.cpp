@@ -454,6 +454,7 @@ std::optional<ZPoly> power_z_on_cpu_primes(const ZPoly& a, ulong e) {
   return r;
 }
 
+namespace {
 // Whether a^e (a result of `length` coefficients) goes to the GPU: its length weighed as a
 // product's whose coefficients are as large as the power's, e bits(a) (z_product_weight with half
 // of that on each side). By the length alone, powers with large coefficients stayed with FLINT at
@@ -461,7 +462,6 @@ std::optional<ZPoly> power_z_on_cpu_primes(const ZPoly& a, ulong e) {
 // 33.7 against 2.0 ms, 128 of 1000 bits to the 5th 8.9 against 0.92). Cubes and higher powers of
 // small coefficients still lose there (64 terms of 64 bits to the 5th 1.13 against 0.12 ms):
 // FLINT's powering slows with e faster than this weight grows.
-namespace {
 bool z_power_goes_to_gpu(const ZPoly& a, ulong e, size_t length) {
   if (!use_gpu(GpuOperation::ProductZ, SIZE_MAX)) return false;
   const unsigned long half = static_cast<unsigned long>(e) * largest_coefficient_bits(a) / 2;
