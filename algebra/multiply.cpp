@@ -15,6 +15,7 @@
 #include <flint/ulong_extras.h>
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <string>
 
@@ -455,17 +456,29 @@ std::optional<ZPoly> power_z_on_cpu_primes(const ZPoly& a, ulong e) {
 }
 
 namespace {
+// The least weight a power's length takes: FLINT's powering slows with e faster than its
+// coefficients grow. H100, c171 (best of five in cas, against the GPU): with 64-bit coefficients
+// FLINT broke even near 260 result coefficients for cubes and 100 for 5th powers (64 terms to the
+// 5th: 0.72 against 0.10 ms), where the coefficients' size alone weighed them 1.3x and 1.8x; so
+// 1.5 (e - 1)^1.4, which the size overtakes from about 300 bits, and no more than at e = 5 (the
+// most measured; (x + 1)^20 stays with FLINT).
+double least_power_weight(ulong e) {
+  const double steps = static_cast<double>(std::min<ulong>(e - 1, 4));
+  return 1.5 * std::pow(steps, 1.4);
+}
+
 // Whether a^e (a result of `length` coefficients) goes to the GPU: its length weighed as a
 // product's whose coefficients are as large as the power's, e bits(a) (z_product_weight with half
-// of that on each side). By the length alone, powers with large coefficients stayed with FLINT at
-// up to 16 times the GPU's time (H100, c170, best of five in cas: 256 terms of 4000 bits cubed
-// 33.7 against 2.0 ms, 128 of 1000 bits to the 5th 8.9 against 0.92). Cubes and higher powers of
-// small coefficients still lose there (64 terms of 64 bits to the 5th 1.13 against 0.12 ms):
-// FLINT's powering slows with e faster than this weight grows.
+// of that on each side), and at least by least_power_weight. By the length alone, powers stayed
+// with FLINT at up to 16 times the GPU's time (H100, c170, best of five in cas: 256 terms of 4000
+// bits cubed 33.7 against 2.0 ms, 128 of 1000 bits to the 5th 8.9 against 0.92).
 bool z_power_goes_to_gpu(const ZPoly& a, ulong e, size_t length) {
   if (!use_gpu(GpuOperation::ProductZ, SIZE_MAX)) return false;
   const unsigned long half = static_cast<unsigned long>(e) * largest_coefficient_bits(a) / 2;
-  return use_gpu(GpuOperation::ProductZ, z_product_weight(length, half, half)) &&
+  const double least = static_cast<double>(length) * least_power_weight(e);
+  const size_t weight = std::max(z_product_weight(length, half, half),
+                                 least >= static_cast<double>(SIZE_MAX) ? SIZE_MAX : static_cast<size_t>(least));
+  return use_gpu(GpuOperation::ProductZ, weight) &&
          gpu_reconstruction_pays(length, 2 * half + ceil_log2(length) * static_cast<ulong>(e));
 }
 }  // namespace

@@ -215,8 +215,12 @@ TEST_CASE("few coefficients from very many primes stay with FLINT; powers weigh 
   CHECK(cas::z_product_goes_to_gpu(smaller, smaller) == cas::gpu_usable());
   // Powers: 256 terms of 4000 bits cubed (766 coefficients of 12000 bits, weight 15800) go to the
   // GPU; 16 terms of 8000 bits to the 5th (76 coefficients from about 656 primes) stay with FLINT.
+  // Small coefficients weigh at least 1.5 (e - 1)^1.4 times, e - 1 at most 4: 64 terms of 64 bits
+  // to the 5th weigh 316 x 10.4 and go to the GPU; two terms to the 20th, 21 x 10.4, stay.
   const cas::ZPoly cubed = full_size_zpoly(random.state(), 256, 4000), fifth = full_size_zpoly(random.state(), 16, 8000);
-  for (const auto& [f, e, on_gpu] : {std::tuple{&cubed, 3ul, true}, std::tuple{&fifth, 5ul, false}}) {
+  const cas::ZPoly small = full_size_zpoly(random.state(), 64, 64), binomial = full_size_zpoly(random.state(), 2, 64);
+  for (const auto& [f, e, on_gpu] : {std::tuple{&cubed, 3ul, true}, std::tuple{&fifth, 5ul, false},
+                                     std::tuple{&small, 5ul, true}, std::tuple{&binomial, 20ul, false}}) {
     cas::ZPoly expected;
     fmpz_poly_pow(expected.get(), f->get(), e);
     cas::engine_reset();
