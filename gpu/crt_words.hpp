@@ -1,4 +1,4 @@
-// Word-level arithmetic of the multi-modular layer (algebra/multimodular.cpp), written once for
+// Word-level arithmetic of the multi-modular layer (algebra/multimodular/multimodular.cpp), written once for
 // the host and the GPU: the residues of a multi-limb coefficient modulo a prime, Garner's
 // mixed-radix digits, the Horner loop that turns the digits into limbs, and the symmetric
 // representative. The CPU path of the product runs exactly this code, so the unit tests that

@@ -1,5 +1,5 @@
 // Host memory that large arrays land in: the engine's downloads, and the algebra layer's word
-// arrays (algebra/words.hpp). Plain C++, no CUDA: the stub build uses it too.
+// arrays (algebra/support/words.hpp). Plain C++, no CUDA: the stub build uses it too.
 #pragma once
 
 #include <cstddef>

@@ -2,8 +2,8 @@
 // The abstract syntax tree: a small tree of nodes, each with the source
 // offset of its start. Names are resolved to slots (global or local) once,
 // after parsing (resolve), so evaluation never looks a variable up by name.
-#include "algebra/arith.hpp"
-#include "algebra/value.hpp"
+#include "algebra/values/arith.hpp"
+#include "algebra/values/value.hpp"
 #include "error.hpp"
 
 #include <memory>

@@ -2,9 +2,9 @@
 // Argument checks shared by the builtins: each returns the argument in the
 // wanted form or throws DomainError naming the function, the argument and
 // what it got (the evaluator adds the call's position).
-#include "algebra/arith.hpp"
-#include "algebra/error.hpp"
-#include "algebra/format.hpp"
+#include "algebra/values/arith.hpp"
+#include "algebra/support/error.hpp"
+#include "algebra/values/format.hpp"
 #include "builtins.hpp"
 
 #include <string>

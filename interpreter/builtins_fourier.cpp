@@ -1,6 +1,6 @@
-// fft, ifft, convolve, negaconvolve: the fast paths of algebra/fourier.hpp.
+// fft, ifft, convolve, negaconvolve: the fast paths of algebra/fourier/fourier.hpp.
 // The O(n^2) definitions (dftmatrix, dft, idft) are written in cas, in stdlib/fourier.cas.
-#include "algebra/fourier.hpp"
+#include "algebra/fourier/fourier.hpp"
 #include "builtin_args.hpp"
 
 namespace cas {

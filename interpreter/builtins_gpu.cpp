@@ -1,5 +1,5 @@
 // gpu(mode) and gpuinfo(): the engine choice, visible and settable from scripts.
-#include "algebra/dispatch.hpp"
+#include "algebra/dispatch/dispatch.hpp"
 #include "builtin_args.hpp"
 #include "interpreter.hpp"
 

@@ -1,11 +1,11 @@
 // gcd, lcm, xgcd, powmod, invmod, isprime, nextprime, factor, crt, binomial.
 // gcd, lcm, xgcd, powmod, factor and crt also take polynomials: one
 // registration per name, dispatching on the arguments' types.
-#include "algebra/division.hpp"
-#include "algebra/guards.hpp"
-#include "algebra/integers.hpp"
-#include "algebra/modpoly_ops.hpp"
-#include "algebra/zpoly_ops.hpp"
+#include "algebra/poly/division.hpp"
+#include "algebra/support/guards.hpp"
+#include "algebra/integers/integers.hpp"
+#include "algebra/poly/modpoly_ops.hpp"
+#include "algebra/poly/zpoly_ops.hpp"
 #include "poly_args.hpp"
 
 #include <algorithm>

@@ -1,8 +1,8 @@
 // lift, centerlift, modulus, primroot, rootofunity, order: moving between
 // Z and Z/pZ, and the multiplicative group of Z/pZ.
-#include "algebra/integer_vectors.hpp"
-#include "algebra/integers.hpp"
-#include "algebra/modpoly_ops.hpp"
+#include "algebra/values/integer_vectors.hpp"
+#include "algebra/integers/integers.hpp"
+#include "algebra/poly/modpoly_ops.hpp"
 #include "builtin_args.hpp"
 
 namespace cas {

@@ -1,8 +1,8 @@
 // multimodular(f, g): the product in Z[x] (or Z/pZ[x]) through word-size primes and the CRT,
-// with the primes and the bound it used (algebra/multimodular.hpp), for those who learn it.
-#include "algebra/dispatch.hpp"
-#include "algebra/engine.hpp"
-#include "algebra/multimodular.hpp"
+// with the primes and the bound it used (algebra/multimodular/multimodular.hpp), for those who learn it.
+#include "algebra/dispatch/dispatch.hpp"
+#include "algebra/dispatch/engine.hpp"
+#include "algebra/multimodular/multimodular.hpp"
 #include "gpu/ntt.hpp"
 #include "poly_args.hpp"
 

@@ -2,14 +2,14 @@
 // deriv, divrem, resultant, roots, isirreducible, interpolate, compose, and
 // random polynomials (randpoly, randzpoly, seed). gcd, lcm, xgcd, factor,
 // powmod and crt serve integers and polynomials: builtins_integer.cpp.
-#include "algebra/division.hpp"
-#include "algebra/guards.hpp"
-#include "algebra/integer_vectors.hpp"
-#include "algebra/modpoly_ops.hpp"
-#include "algebra/parallel.hpp"
-#include "algebra/vector_words.hpp"
-#include "algebra/zpoly_cores.hpp"
-#include "algebra/zpoly_ops.hpp"
+#include "algebra/poly/division.hpp"
+#include "algebra/support/guards.hpp"
+#include "algebra/values/integer_vectors.hpp"
+#include "algebra/poly/modpoly_ops.hpp"
+#include "algebra/support/parallel.hpp"
+#include "algebra/values/vector_words.hpp"
+#include "algebra/poly/zpoly_cores.hpp"
+#include "algebra/poly/zpoly_ops.hpp"
 #include "poly_args.hpp"
 
 #include <flint/flint.h>

@@ -1,12 +1,12 @@
 // fftsteps, sixstep, evaltable, butterfly and the extra modes of dftmatrix: the finite-field
 // Fourier transforms shown step by step, for teaching (issue 5). The traces are computed in
-// algebra/teaching.hpp, printed by algebra/teaching_text.hpp, drawn by algebra/teaching_svg.hpp.
-#include "algebra/engine.hpp"
-#include "algebra/fourier.hpp"
-#include "algebra/guards.hpp"
-#include "algebra/teaching.hpp"
-#include "algebra/teaching_svg.hpp"
-#include "algebra/teaching_text.hpp"
+// algebra/teaching/teaching.hpp, printed by algebra/teaching/teaching_text.hpp, drawn by algebra/teaching/teaching_svg.hpp.
+#include "algebra/dispatch/engine.hpp"
+#include "algebra/fourier/fourier.hpp"
+#include "algebra/support/guards.hpp"
+#include "algebra/teaching/teaching.hpp"
+#include "algebra/teaching/teaching_svg.hpp"
+#include "algebra/teaching/teaching_text.hpp"
 #include "interpreter.hpp"
 #include "poly_args.hpp"
 

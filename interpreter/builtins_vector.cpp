@@ -1,9 +1,9 @@
-// vector, len, concat, vecsum, prod. The arithmetic on vectors (+ - * .*) lives in algebra/arith.cpp.
-#include "algebra/arith.hpp"
-#include "algebra/guards.hpp"
-#include "algebra/integer_vectors.hpp"
-#include "algebra/parallel.hpp"
-#include "algebra/vector_words.hpp"
+// vector, len, concat, vecsum, prod. The arithmetic on vectors (+ - * .*) lives in algebra/values/arith.cpp.
+#include "algebra/values/arith.hpp"
+#include "algebra/support/guards.hpp"
+#include "algebra/values/integer_vectors.hpp"
+#include "algebra/support/parallel.hpp"
+#include "algebra/values/vector_words.hpp"
 #include "builtin_args.hpp"
 
 #include <flint/ulong_extras.h>

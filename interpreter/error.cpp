@@ -1,6 +1,6 @@
 #include "error.hpp"
 
-#include "algebra/format.hpp"
+#include "algebra/values/format.hpp"
 
 namespace cas {
 

@@ -1,6 +1,6 @@
 // Evaluation of each node of the tree (and its name resolution).
-#include "algebra/format.hpp"
-#include "algebra/guards.hpp"
+#include "algebra/values/format.hpp"
+#include "algebra/support/guards.hpp"
 #include "interpreter.hpp"
 
 #include <algorithm>

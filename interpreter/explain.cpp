@@ -1,6 +1,6 @@
 #include "explain.hpp"
 
-#include "algebra/explain.hpp"
+#include "algebra/dispatch/explain.hpp"
 
 #include <cstring>
 

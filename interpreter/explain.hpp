@@ -1,6 +1,6 @@
 #pragma once
 // `:explain`: what cas did for the last statement, in a few lines, read from the notes
-// that the algebra layer (algebra/engine.hpp) and the interpreter recorded while it ran.
+// that the algebra layer (algebra/dispatch/engine.hpp) and the interpreter recorded while it ran.
 #include "ast.hpp"
 
 #include <string>

@@ -1,6 +1,6 @@
 #include "interpreter.hpp"
 
-#include "algebra/error.hpp"
+#include "algebra/support/error.hpp"
 #include "explain.hpp"
 #include "parser.hpp"
 #include "stdlib.hpp"

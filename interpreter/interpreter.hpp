@@ -3,7 +3,7 @@
 // running call. The REPL, the script runner and the tests drive it through
 // run(); nodes of the tree evaluate against it.
 #include "ast.hpp"
-#include "algebra/error.hpp"
+#include "algebra/support/error.hpp"
 #include "builtins.hpp"
 
 #include <atomic>

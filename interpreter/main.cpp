@@ -1,8 +1,8 @@
 // The command line: `cas` (REPL), `cas file.cas [args]`, `cas -e 'expr'`, `cas -`.
-#include "algebra/calibrate.hpp"
-#include "algebra/dispatch.hpp"
-#include "algebra/error.hpp"
-#include "algebra/format.hpp"
+#include "algebra/dispatch/calibrate.hpp"
+#include "algebra/dispatch/dispatch.hpp"
+#include "algebra/support/error.hpp"
+#include "algebra/values/format.hpp"
 #include "gpu/ntt.hpp"
 #include "interpreter/interpreter.hpp"
 #include "interpreter/repl.hpp"

@@ -1,8 +1,8 @@
 #include "repl.hpp"
 
-#include "algebra/dispatch.hpp"
-#include "algebra/engine.hpp"
-#include "algebra/format.hpp"
+#include "algebra/dispatch/dispatch.hpp"
+#include "algebra/dispatch/engine.hpp"
+#include "algebra/values/format.hpp"
 #include "explain.hpp"
 #include "parser.hpp"
 #include "report.hpp"

@@ -1,6 +1,6 @@
 #include "report.hpp"
 
-#include "algebra/dispatch.hpp"
+#include "algebra/dispatch/dispatch.hpp"
 
 #include <unistd.h>
 

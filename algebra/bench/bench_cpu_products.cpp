@@ -1,19 +1,19 @@
-// cas-bench-cpu: products in Z/pZ[x] and Z[x] on the CPU, cas's transforms (algebra/ntt_product_cpu.hpp,
+// cas-bench-cpu: products in Z/pZ[x] and Z[x] on the CPU, cas's transforms (algebra/fourier/ntt_product_cpu.hpp,
 // and the multi-modular Z[x] product through them) against FLINT's nmod_poly_mul and fmpz_poly_mul,
 // both measured in the same run; the results are compared, and the table says where the CPU
-// crossovers of algebra/dispatch.hpp lie on this machine.
+// crossovers of algebra/dispatch/dispatch.hpp lie on this machine.
 //   cas-bench-cpu [--min K] [--max K] [--seconds S] [--scalar 1] [--pool 1]
 // --scalar 1 runs the transforms' scalar butterflies on a machine with AVX-512 (ntt_cpu_lanes.hpp).
-// --pool 1 prints only what one call of parallel_ranges costs (algebra/parallel.hpp).
+// --pool 1 prints only what one call of parallel_ranges costs (algebra/support/parallel.hpp).
 // Rows: product length 2^k - 1 (operands of 2^(k-1) coefficients), best of the runs that fit S
 // seconds (at least 3); primes: the CRT primes, or p for one transform modulo p; dispatch: the
 // engine cas picks at that length without a GPU.
 #include "algebra/bench/best_time.hpp"
-#include "algebra/dispatch.hpp"
-#include "algebra/multimodular.hpp"
-#include "algebra/ntt_cpu_lanes.hpp"
-#include "algebra/ntt_product_cpu.hpp"
-#include "algebra/parallel.hpp"
+#include "algebra/dispatch/dispatch.hpp"
+#include "algebra/multimodular/multimodular.hpp"
+#include "algebra/fourier/ntt_cpu_lanes.hpp"
+#include "algebra/fourier/ntt_product_cpu.hpp"
+#include "algebra/support/parallel.hpp"
 
 #include <flint/fmpz_poly.h>
 #include <flint/nmod_poly.h>

@@ -1,5 +1,5 @@
 // cas-bench-division: division with remainder and powmod in Z/pZ[x] by Newton's iteration on cas's
-// products (algebra/division.hpp) against FLINT's nmod_poly_divrem and nmod_poly_powmod_fmpz_binexp,
+// products (algebra/poly/division.hpp) against FLINT's nmod_poly_divrem and nmod_poly_powmod_fmpz_binexp,
 // both measured in the same run, the results compared.
 //   cas-bench-division [--min K] [--max K] [--flint-max K] [--powmod-max K] [--seconds S] [--gpu off]
 //                      [--grid 1] [--moduli P,Q,...] [--big-bits B,C,...] [--lengths L,M,...]
@@ -8,7 +8,7 @@
 // --lengths L,M,...: dividends and moduli of L, M, ... coefficients instead (crossovers between
 // powers of two).
 // Best of the runs that fit S seconds (at least 3); with a GPU, cas's time with the GPU off too (cpu
-// ms); engine: the largest operation of cas's last run (algebra/engine.hpp); choice: what divrem and
+// ms); engine: the largest operation of cas's last run (algebra/dispatch/engine.hpp); choice: what divrem and
 // powmod choose at that size. --grid 1 prints
 // instead, per modulus, FLINT's time over Newton's for quotients and divisors of 2^min..2^max terms
 // (where the crossover of division.cpp comes from). --big-bits adds multi-word moduli, the first
@@ -16,10 +16,10 @@
 // divrem and powmod against Newton's iteration on cas's products.
 #include "algebra/bench/best_time.hpp"
 #include "algebra/bench/tables.hpp"
-#include "algebra/dispatch.hpp"
-#include "algebra/division.hpp"
-#include "algebra/engine.hpp"
-#include "algebra/modpoly_ops.hpp"
+#include "algebra/dispatch/dispatch.hpp"
+#include "algebra/poly/division.hpp"
+#include "algebra/dispatch/engine.hpp"
+#include "algebra/poly/modpoly_ops.hpp"
 
 #include <flint/nmod_poly.h>
 #include <flint/ulong_extras.h>

@@ -1,4 +1,4 @@
-// cas-bench-zdivision: division in Z[x] through primes (algebra/zpoly_division.hpp) against
+// cas-bench-zdivision: division in Z[x] through primes (algebra/poly/zpoly_division.hpp) against
 // FLINT's fmpz_poly_divrem and fmpz_poly_divides, both measured in the same run, the results
 // compared (with a GPU, ours with the GPU off too: cas cpu ms).
 //   cas-bench-zdivision [--min K] [--max K] [--bits B,C,...] [--seconds S] [--gpu off] [--grid 1]
@@ -9,11 +9,11 @@
 // crossover of zpoly_division.cpp comes from).
 #include "algebra/bench/best_time.hpp"
 #include "algebra/bench/tables.hpp"
-#include "algebra/dispatch.hpp"
-#include "algebra/engine.hpp"
-#include "algebra/flint_util.hpp"
-#include "algebra/multiply.hpp"
-#include "algebra/zpoly_division.hpp"
+#include "algebra/dispatch/dispatch.hpp"
+#include "algebra/dispatch/engine.hpp"
+#include "algebra/support/flint_util.hpp"
+#include "algebra/poly/multiply.hpp"
+#include "algebra/poly/zpoly_division.hpp"
 
 #include <cstdio>
 #include <cstdlib>

@@ -3,8 +3,8 @@
 // option's numbers, cas's time with the GPU and without it, and the grid of time ratios their
 // crossovers come from.
 #include "algebra/bench/best_time.hpp"
-#include "algebra/dispatch.hpp"
-#include "algebra/engine.hpp"
+#include "algebra/dispatch/dispatch.hpp"
+#include "algebra/dispatch/engine.hpp"
 
 #include <flint/flint.h>
 

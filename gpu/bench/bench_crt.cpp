@@ -1,4 +1,4 @@
-// cas-bench-crt: multi-modular products (algebra/multimodular.hpp) on the GPU, end to end from
+// cas-bench-crt: multi-modular products (algebra/multimodular/multimodular.hpp) on the GPU, end to end from
 // FLINT operands to a FLINT result, against fmpz_poly_mul and mpz_mul measured in the same run.
 // One table: Z[x] products of length 2^12, 2^16, 2^20 with 64- and 1000-bit coefficients, and
 // integer products of 10^6, 10^7, 10^8 bits. Every result is checked against the reference.
@@ -17,8 +17,8 @@
 // LOG,BITS (repeatable) prints only that, for operands of 2^LOG coefficients of BITS bits.
 // FLINT rows above 2^K are not timed ("-"); --cpu 1 runs the same path on the CPU engine
 // (nmod_poly_mul per prime), for comparison and on machines without a GPU.
-#include "algebra/flint_util.hpp"
-#include "algebra/multimodular.hpp"
+#include "algebra/support/flint_util.hpp"
+#include "algebra/multimodular/multimodular.hpp"
 #include "gpu/crt.hpp"
 #include "gpu/ntt.hpp"
 

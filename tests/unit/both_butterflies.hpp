@@ -1,8 +1,8 @@
 #pragma once
 // Runs a check with the CPU transform's AVX-512 butterflies and with its scalar ones
-// (algebra/ntt_cpu_lanes.hpp): on a machine with AVX-512 both paths are tested, on one without
+// (algebra/fourier/ntt_cpu_lanes.hpp): on a machine with AVX-512 both paths are tested, on one without
 // the scalar path twice.
-#include "algebra/ntt_cpu_lanes.hpp"
+#include "algebra/fourier/ntt_cpu_lanes.hpp"
 
 #include <catch2/catch.hpp>
 

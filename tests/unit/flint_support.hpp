@@ -2,11 +2,11 @@
 // Helpers of the randomised tests (FLINT's t-*.c style): FLINT's random state, initialised
 // and cleared with the test that owns it, random primes and residues, and vectors of residues
 // converted, compared and printed.
-#include "algebra/dispatch.hpp"
-#include "algebra/error.hpp"
-#include "algebra/flint_util.hpp"
-#include "algebra/fourier.hpp"
-#include "algebra/value.hpp"
+#include "algebra/dispatch/dispatch.hpp"
+#include "algebra/support/error.hpp"
+#include "algebra/support/flint_util.hpp"
+#include "algebra/fourier/fourier.hpp"
+#include "algebra/values/value.hpp"
 
 #include <catch2/catch.hpp>
 #include <flint/flint.h>

@@ -2,7 +2,7 @@
 // Helpers shared by the unit tests that drive the interpreter: evaluate a
 // source and print the result, catch the error a source raises, and run a
 // test on a thread with a large stack (as main.cpp runs the interpreter).
-#include "algebra/format.hpp"
+#include "algebra/values/format.hpp"
 #include "interpreter/interpreter.hpp"
 
 #include <catch2/catch.hpp>

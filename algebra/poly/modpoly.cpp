@@ -1,0 +1,109 @@
+#include "algebra/poly/modpoly.hpp"
+
+#include "algebra/support/parallel.hpp"
+#include "algebra/support/words.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace cas {
+
+void ModPoly::init_storage() {
+  if (word())
+    nmod_poly_init_mod(&n_, m_->nmod());
+  else
+    fmpz_mod_poly_init(&f_, ctx());
+}
+
+void ModPoly::clear_storage() {
+  if (word())
+    nmod_poly_clear(&n_);
+  else
+    fmpz_mod_poly_clear(&f_, ctx());
+}
+
+ModPoly::ModPoly(ModulusPtr m) : m_(std::move(m)) { init_storage(); }
+
+ModPoly::ModPoly(const ModPoly& o) : m_(o.m_) {
+  init_storage();
+  if (word())
+    nmod_poly_set(&n_, &o.n_);
+  else
+    fmpz_mod_poly_set(&f_, &o.f_, ctx());
+}
+
+ModPoly::ModPoly(ModPoly&& o) noexcept : m_(o.m_) {
+  init_storage();
+  if (word())
+    nmod_poly_swap(&n_, &o.n_);
+  else
+    fmpz_mod_poly_swap(&f_, &o.f_, ctx());
+}
+
+ModPoly& ModPoly::operator=(const ModPoly& o) {
+  if (this == &o) return *this;
+  ModPoly copy(o);
+  return *this = std::move(copy);
+}
+
+ModPoly& ModPoly::operator=(ModPoly&& o) noexcept {
+  if (this == &o) return *this;
+  if (m_ == o.m_ || *m_ == *o.m_) {
+    if (word())
+      nmod_poly_swap(&n_, &o.n_);
+    else
+      fmpz_mod_poly_swap(&f_, &o.f_, ctx());
+    return *this;
+  }
+  clear_storage();
+  m_ = o.m_;
+  init_storage();
+  if (word())
+    nmod_poly_swap(&n_, &o.n_);
+  else
+    fmpz_mod_poly_swap(&f_, &o.f_, ctx());
+  return *this;
+}
+
+ModPoly::~ModPoly() { clear_storage(); }
+
+slong ModPoly::length() const { return word() ? nmod_poly_length(&n_) : fmpz_mod_poly_length(&f_, ctx()); }
+
+void ModPoly::coeff(fmpz_t out, slong i) const {
+  if (word())
+    fmpz_set_ui(out, nmod_poly_get_coeff_ui(&n_, i));
+  else
+    fmpz_mod_poly_get_coeff_fmpz(out, &f_, i, ctx());
+}
+
+void ModPoly::set_coeff(slong i, const fmpz_t c) {
+  if (word()) {
+    nmod_poly_set_coeff_ui(&n_, i, fmpz_fdiv_ui(c, m_->word()));
+  } else {
+    fmpz_t r;
+    fmpz_init(r);
+    fmpz_mod(r, c, m_->value());
+    fmpz_mod_poly_set_coeff_fmpz(&f_, i, r, ctx());
+    fmpz_clear(r);
+  }
+}
+
+void ModPoly::fit_length(slong n) {
+  if (word())
+    nmod_poly_fit_length(&n_, n);
+  else
+    fmpz_mod_poly_fit_length(&f_, n, ctx());
+}
+
+ModPoly modpoly_from_words(const ModulusPtr& m, const ulong* words, size_t count) {
+  ModPoly f(m);
+  nmod_poly_struct* g = f.nmod();
+  nmod_poly_fit_length(g, static_cast<slong>(count));
+  advise_huge_pages_if_large(g->coeffs, count * sizeof(ulong));  // fresh from FLINT: not touched yet
+  copy_words(g->coeffs, words, count);
+  g->length = static_cast<slong>(count);
+  _nmod_poly_normalise(g);
+  return f;
+}
+
+}  // namespace cas

@@ -1,0 +1,62 @@
+#pragma once
+// A polynomial in (Z/pZ)[x]. Word-size p is stored as FLINT's nmod_poly,
+// larger p as fmpz_mod_poly; callers see one type. Operations that exist in
+// both FLINT modules are written once here, branching on the storage.
+#include "algebra/integers/modulus.hpp"
+
+#include <flint/fmpz_mod_poly.h>
+#include <flint/nmod_poly.h>
+
+namespace cas {
+
+class ModPoly {
+ public:
+  explicit ModPoly(ModulusPtr m);
+  ModPoly(const ModPoly& o);
+  ModPoly(ModPoly&& o) noexcept;
+  ModPoly& operator=(const ModPoly& o);
+  ModPoly& operator=(ModPoly&& o) noexcept;
+  ~ModPoly();
+
+  const ModulusPtr& modulus() const { return m_; }
+  bool word() const { return m_->word_size(); }
+  nmod_poly_struct* nmod() { return &n_; }
+  const nmod_poly_struct* nmod() const { return &n_; }
+  fmpz_mod_poly_struct* big() { return &f_; }
+  const fmpz_mod_poly_struct* big() const { return &f_; }
+  const fmpz_mod_ctx_struct* ctx() const { return m_->ctx(); }
+
+  slong length() const;
+  slong degree() const { return length() - 1; }
+  bool is_zero() const { return length() == 0; }
+  void coeff(fmpz_t out, slong i) const;       // zero beyond the length
+  void set_coeff(slong i, const fmpz_t c);     // c is reduced mod p
+  void fit_length(slong n);
+
+ private:
+  void init_storage();
+  void clear_storage();
+  ModulusPtr m_;
+  union {
+    nmod_poly_struct n_;
+    fmpz_mod_poly_struct f_;
+  };
+};
+
+// The polynomial over a word-size Z/pZ (p = m) whose coefficients, lowest degree first, are these
+// reduced residues; copied as one block, not coefficient by coefficient.
+ModPoly modpoly_from_words(const ModulusPtr& m, const ulong* words, size_t count);
+
+// The polynomial over a word-size Z/pZ (p = m) whose `length` coefficients write(coeffs) puts
+// straight into FLINT's array (an engine's result), normalised. What write throws passes through.
+template <class Write>
+ModPoly written_modpoly(const ModulusPtr& m, size_t length, Write&& write) {
+  ModPoly r(m);
+  r.fit_length(static_cast<slong>(length));
+  write(r.nmod()->coeffs);
+  r.nmod()->length = static_cast<slong>(length);
+  _nmod_poly_normalise(r.nmod());
+  return r;
+}
+
+}  // namespace cas

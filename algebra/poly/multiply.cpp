@@ -1,0 +1,510 @@
+#include "algebra/poly/multiply.hpp"
+
+#include "algebra/support/ceil_log2.hpp"
+#include "algebra/dispatch/dispatch.hpp"
+#include "algebra/dispatch/engine.hpp"
+#include "algebra/poly/modpoly_ops.hpp"
+#include "algebra/multimodular/multimodular.hpp"
+#include "algebra/fourier/ntt_product_cpu.hpp"
+#include "algebra/support/parallel.hpp"
+
+#include "gpu/ntt.hpp"
+
+#include <flint/fmpz_vec.h>
+#include <flint/nmod_vec.h>
+#include <flint/ulong_extras.h>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
+
+namespace cas {
+
+namespace {
+
+// The numbers :explain shows for a product (or power) of operands of these lengths.
+OperationDetail product_detail(const ModPoly& a, slong length1, slong length2) {
+  OperationDetail d;
+  d.length1 = static_cast<size_t>(length1);
+  d.length2 = static_cast<size_t>(length2);
+  d.modulus = a.word() ? a.modulus()->word() : 0;
+  d.modulus_bits = static_cast<unsigned>(fmpz_bits(a.modulus()->value()));
+  return d;
+}
+
+OperationDetail product_detail(slong length1, slong length2) {
+  OperationDetail d;
+  d.length1 = static_cast<size_t>(length1);
+  d.length2 = static_cast<size_t>(length2);
+  return d;
+}
+
+GpuOperation product_operation(const ModPoly& a, size_t length) {
+  const ulong p = a.modulus()->word();
+  const bool one_prime =
+      gpu::plan_product(static_cast<size_t>(a.length()), length + 1 - static_cast<size_t>(a.length()), p).single_prime;
+  return for_modulus(one_prime ? GpuOperation::ProductNttPrime : GpuOperation::ProductCrt, p);
+}
+
+template <class Poly>
+size_t shorter_length(const Poly& a, const Poly& b) {
+  return static_cast<size_t>(std::min(a.length(), b.length()));
+}
+
+// ---- products by a constant ------------------------------------------------------------
+// A product by a constant c (an operand of length 1) is c times every coefficient of the other,
+// in ranges on the cores. Sent by its length to a transform or the GPU, it took far longer (in cas
+// on the H100's host, 2^20 coefficients: Z[x] 26-27 against 8.3-9.6 ms; mod 998244353 4.0-4.5 ms
+// on the CPU and 0.8-1.1 ms on the GPU, against 0.17-0.22 ms).
+constexpr size_t scaling_grain = size_t{1} << 14;
+
+bool is_constant_product(slong length_a, slong length_b) {
+  return length_a > 0 && length_b > 0 && std::min(length_a, length_b) == 1;
+}
+
+ZPoly scale_on_cores(const ZPoly& f, const fmpz* c) {
+  const slong n = f.length();
+  ZPoly r;
+  fmpz_poly_fit_length(r.get(), n);
+  parallel_ranges(static_cast<size_t>(n), scaling_grain, [&](size_t begin, size_t end) {
+    _fmpz_vec_scalar_mul_fmpz(r.get()->coeffs + begin, f.get()->coeffs + begin, static_cast<slong>(end - begin), c);
+  });
+  _fmpz_poly_set_length(r.get(), n);  // c != 0: over Z no coefficient vanishes
+  r.mark_made_on_cores();
+  engine_note("cpu scalar product", static_cast<double>(n), product_detail(n, 1));
+  return r;
+}
+
+ModPoly scale_on_cores(const ModPoly& f, const ModPoly& constant) {
+  const slong n = f.length();
+  engine_note("cpu scalar product", static_cast<double>(n), product_detail(f, n, 1));
+  if (!f.word()) {  // FLINT's, on one core: its products cost more than the ranges would gain
+    ModPoly r(f.modulus());
+    fmpz_mod_poly_scalar_mul_fmpz(r.big(), f.big(), constant.big()->coeffs, f.modulus()->ctx());
+    return r;
+  }
+  const ulong c = constant.nmod()->coeffs[0];
+  const nmod_t mod = f.modulus()->nmod();
+  return written_modpoly(f.modulus(), static_cast<size_t>(n), [&](ulong* out) {
+    parallel_ranges(static_cast<size_t>(n), scaling_grain, [&](size_t begin, size_t end) {
+      _nmod_vec_scalar_mul_nmod(out + begin, f.nmod()->coeffs + begin, static_cast<slong>(end - begin), c, mod);
+    });
+  });
+}
+
+// The product on the GPU straight from and into FLINT's coefficient arrays;
+// nullopt (after a notice) when the GPU could not do it, so the CPU takes over.
+std::optional<ModPoly> multiply_on_gpu(const ModPoly& a, const ModPoly& b, GpuOperation op) {
+  const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
+  std::optional<ModPoly> r;
+  try {
+    r = written_modpoly(a.modulus(), length, [&](ulong* out) {
+      gpu::multiply_mod(a.nmod()->coeffs, static_cast<size_t>(a.length()), b.nmod()->coeffs,
+                        static_cast<size_t>(b.length()), a.modulus()->word(), out);
+    });
+  } catch (const gpu::Error& e) {
+    gpu_failure_notice(e, length, "the product");
+    return std::nullopt;
+  }
+  const bool one_prime = op == GpuOperation::ProductNttPrime || op == GpuOperation::ProductNttPrime32 ||
+                         op == GpuOperation::ProductNttPrime17;
+  engine_note(one_prime ? "gpu ntt product" : "gpu crt product",
+              static_cast<double>(length), product_detail(a, a.length(), b.length()));
+  return r;
+}
+
+// What :timer and :explain say about a multi-modular product.
+OperationDetail multimodular_detail(const MultimodularPlan& plan, slong length1, slong length2) {
+  OperationDetail d = product_detail(length1, length2);
+  d.primes = static_cast<unsigned>(plan.primes.size());
+  d.bound_bits = plan.bound_bits;
+  return d;
+}
+
+
+// The Z[x] product through primes and the CRT on the GPU; nullopt (after a notice) when the GPU
+// could not do it.
+std::optional<ZPoly> multiply_z_on_gpu(const ZPoly& a, const ZPoly& b, MultimodularPlan& plan) {
+  try {
+    return multiply_multimodular(a, b, ProductEngine::Gpu, &plan);
+  } catch (const gpu::Error& e) {
+    gpu_failure_notice(e, static_cast<size_t>(a.length() + b.length() - 1), "the product");
+    return std::nullopt;
+  }
+}
+
+// Z/pZ[x] for p above 64 bits: the product in Z[x] on the GPU, reduced mod p.
+std::optional<ModPoly> multiply_big_modulus_on_gpu(const ModPoly& a, const ModPoly& b) {
+  MultimodularPlan plan;
+  try {
+    ModPoly r = multiply_multimodular(a, b, ProductEngine::Gpu, &plan);
+    OperationDetail d = multimodular_detail(plan, a.length(), b.length());
+    d.modulus_bits = static_cast<unsigned>(fmpz_bits(a.modulus()->value()));
+    engine_note("gpu crt", static_cast<double>(a.length() + b.length() - 1), d);
+    return r;
+  } catch (const gpu::Error& e) {
+    gpu_failure_notice(e, static_cast<size_t>(a.length() + b.length() - 1), "the product");
+    return std::nullopt;
+  }
+}
+
+// Whether a product in Z/pZ[x] for p above 64 bits goes through the primes on the CPU (as a Z[x]
+// product): from their crossover, while few primes do; the coefficients lifted to 0..p-1 need at
+// most 2 bits(p) + ceil(log2(min(len a, len b))) bits. Measured on the development machine from
+// 2^14 coefficients: 1.4x (80-bit p, 3 primes) to 1.6x (521 bits, 18 primes) fmpz_mod_poly_mul,
+// 2.1-2.7x at 2^18.
+bool big_modulus_cpu_primes_take(const Modulus& m, size_t length, size_t shorter) {
+  if (m.word_size() || length < cpu_crt_crossover_z || short_operand_stays_with_flint(ShortOperandClass::Z, shorter))
+    return false;
+  const ulong bound_bits = 2 * fmpz_bits(m.value()) + ceil_log2(shorter);
+  return multimodular_primes(bound_bits, ceil_log2(length)).size() <= cpu_crt_most_primes_z(length);
+}
+
+// That product, or nullopt where FLINT's takes it.
+std::optional<ModPoly> multiply_big_modulus_on_cpu(const ModPoly& a, const ModPoly& b) {
+  const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
+  if (a.is_zero() || b.is_zero() || !big_modulus_cpu_primes_take(*a.modulus(), length, shorter_length(a, b)))
+    return std::nullopt;
+  MultimodularPlan plan;
+  ModPoly r = multiply_multimodular(a, b, ProductEngine::Cpu, &plan);
+  OperationDetail d = multimodular_detail(plan, a.length(), b.length());
+  d.modulus_bits = static_cast<unsigned>(fmpz_bits(a.modulus()->value()));
+  engine_note("cpu crt", static_cast<double>(length), d);
+  return r;
+}
+
+// The Z[x] product on the CPU through the primes from their crossover while few primes do
+// (dispatch.hpp); nullopt below.
+std::optional<ZPoly> multiply_z_on_cpu_primes(const ZPoly& a, const ZPoly& b) {
+  const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
+  if (a.is_zero() || b.is_zero() || length < cpu_crt_crossover_z ||
+      short_operand_stays_with_flint(ShortOperandClass::Z, shorter_length(a, b)))
+    return std::nullopt;  // (planning scans)
+  MultimodularPlan plan = plan_multimodular(a, b);
+  if (plan.primes.size() > cpu_crt_most_primes_z(length)) return std::nullopt;
+  ZPoly r = multiply_with_primes(a, b, plan.primes, ProductEngine::Cpu);
+  engine_note("cpu crt", static_cast<double>(length), multimodular_detail(plan, a.length(), b.length()));
+  return r;
+}
+
+// The most primes from which the GPU rebuilds few coefficients well: the warps take at most 384
+// (gpu/garner_warps.cu); above, one thread takes each coefficient's k^2 / 2 dependent steps.
+constexpr size_t most_primes_for_few_coefficients = 384;
+
+// Whether the GPU's reconstruction pays for a result of `length` coefficients of at most
+// `result_bits` bits, in auto mode: with more primes than the warps take, only from twice as many
+// coefficients as primes. H100, c170 (best of three in cas, two operands of n terms): 16000-bit
+// coefficients (about 520 primes) took the GPU 24 ms from n = 2 to 16 (FLINT 0.08-1.4 ms) and 41 ms
+// at 256 (FLINT 30); 64000 bits (2070 primes) 418-684 ms (FLINT 0.5-189). 8000 bits (260 primes,
+// warps) 0.59-4.1 ms, faster than FLINT from n = 16.
+bool gpu_reconstruction_pays(size_t length, ulong result_bits) {
+  if (gpu_mode() != GpuMode::Auto) return true;
+  const size_t primes = static_cast<size_t>(result_bits / (multimodular_prime_bits - 1) + 1);
+  return primes <= most_primes_for_few_coefficients || length >= 2 * primes;
+}
+
+// Whether a product in Z/pZ[x] for p above 64 bits of `length` terms goes to the GPU: as the Z[x]
+// product of coefficients below p that it is, its length weighed by their size (z_product_weight),
+// where the length alone sent 255 terms modulo a 521-bit p to FLINT.
+bool big_modulus_goes_to_gpu(const Modulus& m, size_t length) {
+  const unsigned long bits = fmpz_bits(m.value());
+  return use_gpu(GpuOperation::ProductZ, z_product_weight(length, bits, bits)) &&
+         gpu_reconstruction_pays(length, 2 * bits + ceil_log2(length));
+}
+
+bool wants_big_modulus_gpu(const ModPoly& a, const ModPoly& b) {
+  return !a.word() && !a.is_zero() && !b.is_zero() &&
+         big_modulus_goes_to_gpu(*a.modulus(), static_cast<size_t>(a.length() + b.length() - 1));
+}
+}  // namespace
+
+bool big_modulus_product_leaves_flint(const Modulus& m, size_t length, size_t shorter) {
+  return !m.word_size() && (big_modulus_goes_to_gpu(m, length) || big_modulus_cpu_primes_take(m, length, shorter));
+}
+
+namespace {
+
+bool wants_gpu(const ModPoly& a, const ModPoly& b, GpuOperation& op) {
+  if (!a.word() || a.is_zero() || b.is_zero()) return false;
+  const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
+  op = product_operation(a, length);
+  return use_gpu(op, length);
+}
+
+// Whether the power of two >= length divides p - 1 (p > 2).
+bool transform_length_divides(ulong p, size_t length) {
+  const unsigned log2_length = ceil_log2(length);
+  return p > 2 && log2_length < 64 && (p - 1) % (ulong{1} << log2_length) == 0;
+}
+}  // namespace
+
+bool one_transform_modulo(const Modulus& m, size_t length) {
+  return m.word_size() && transform_length_divides(m.word(), length) && m.is_prime();
+}
+
+bool one_transform_modulo(ulong p, size_t length) { return transform_length_divides(p, length) && n_is_prime(p); }
+
+namespace {
+
+bool wants_cpu_ntt(const ModPoly& a, const ModPoly& b) {
+  if (!a.word() || a.is_zero() || b.is_zero()) return false;
+  const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
+  const bool one_transform = one_transform_modulo(*a.modulus(), length);
+  const ulong p = a.modulus()->word();
+  return use_cpu_ntt(one_transform, p, length) &&
+         !short_operand_stays_with_flint(short_operand_class(one_transform, p), shorter_length(a, b));
+}
+
+// The product through the CPU's transforms, modulo p or through CRT primes.
+ModPoly multiply_on_cpu_ntt(const ModPoly& a, const ModPoly& b) {
+  const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
+  ModPoly r = written_modpoly(a.modulus(), length, [&](ulong* out) {
+    multiply_words_cpu_ntt(a.nmod()->coeffs, static_cast<size_t>(a.length()), b.nmod()->coeffs,
+                           static_cast<size_t>(b.length()), a.modulus()->nmod(), out);
+  });
+  const ulong p = a.modulus()->word();
+  const std::vector<ulong> primes =
+      cpu_product_primes(static_cast<size_t>(a.length()), static_cast<size_t>(b.length()), p);
+  const bool one_transform = primes.size() == 1 && primes[0] == p;
+  OperationDetail d = product_detail(a, a.length(), b.length());
+  if (!one_transform) d.primes = static_cast<unsigned>(primes.size());
+  engine_note(one_transform ? "cpu ntt product" : "cpu crt product", static_cast<double>(length), d);
+  return r;
+}
+
+}  // namespace
+
+void gpu_failure_notice(const std::exception& e, size_t length, const char* what) {
+  if (dynamic_cast<const gpu::OutOfMemory*>(&e))
+    post_notice("the GPU ran out of memory for " + std::string(what) + " of " + std::to_string(length) +
+                (std::string(what) == "an integer product" ? " bits" : " coefficients") + "; the CPU computed it");
+  else
+    post_notice(std::string("the GPU failed (") + e.what() + "); the CPU computed " + what);
+}
+
+ModPoly multiply(const ModPoly& a, const ModPoly& b) {
+  if (same_modulus(a.modulus(), b.modulus()) && !is_constant_product(a.length(), b.length())) {
+    GpuOperation op;
+    if (wants_gpu(a, b, op))
+      if (auto r = multiply_on_gpu(a, b, op)) return std::move(*r);
+    if (wants_big_modulus_gpu(a, b))
+      if (auto r = multiply_big_modulus_on_gpu(a, b)) return std::move(*r);
+  }
+  return multiply_on_cpu(a, b);
+}
+
+ModPoly multiply_on_cpu(const ModPoly& a, const ModPoly& b) {
+  if (same_modulus(a.modulus(), b.modulus()) && is_constant_product(a.length(), b.length()))
+    return a.length() == 1 ? scale_on_cores(b, a) : scale_on_cores(a, b);
+  if (same_modulus(a.modulus(), b.modulus()) && wants_cpu_ntt(a, b)) return multiply_on_cpu_ntt(a, b);
+  if (same_modulus(a.modulus(), b.modulus()))
+    if (auto r = multiply_big_modulus_on_cpu(a, b)) return std::move(*r);
+  double n = static_cast<double>(a.length() + b.length());
+  engine_note(a.word() ? "flint nmod_poly_mul" : "flint fmpz_mod_poly_mul", n,
+              product_detail(a, a.length(), b.length()));
+  return mul_flint(a, b);
+}
+
+namespace {
+ulong largest_coefficient_bits(const ZPoly& f) {
+  const slong bits = _fmpz_vec_max_bits(f.get()->coeffs, f.length());
+  return static_cast<ulong>(bits < 0 ? -bits : bits);
+}
+}  // namespace
+
+bool z_product_goes_to_gpu(const ZPoly& a, const ZPoly& b) {
+  if (a.is_zero() || b.is_zero()) return false;
+  const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
+  if (!use_gpu(GpuOperation::ProductZ, SIZE_MAX)) return false;  // no Z[x] product goes there now: no scan
+  // From 2^14 coefficients gpu_reconstruction_pays could refuse only coefficients of some 250000
+  // bits: no scan (2^20 coefficients take it milliseconds).
+  if (length >= (size_t{1} << 14) && use_gpu(GpuOperation::ProductZ, length)) return true;
+  const unsigned long bits_a = largest_coefficient_bits(a), bits_b = largest_coefficient_bits(b);
+  return use_gpu(GpuOperation::ProductZ, z_product_weight(length, bits_a, bits_b)) &&
+         gpu_reconstruction_pays(length, bits_a + bits_b + ceil_log2(length));
+}
+
+ZPoly multiply(const ZPoly& a, const ZPoly& b) {
+  if (!is_constant_product(a.length(), b.length()) && !a.is_zero() && !b.is_zero()) {
+    const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
+    MultimodularPlan plan;
+    if (z_product_goes_to_gpu(a, b))
+      if (auto r = multiply_z_on_gpu(a, b, plan)) {
+        engine_note("gpu crt", static_cast<double>(length), multimodular_detail(plan, a.length(), b.length()));
+        return std::move(*r);
+      }
+  }
+  return multiply_on_cpu(a, b);
+}
+
+ZPoly multiply_on_cpu(const ZPoly& a, const ZPoly& b) {
+  if (is_constant_product(a.length(), b.length()))
+    return a.length() == 1 ? scale_on_cores(b, a.coeff(0)) : scale_on_cores(a, b.coeff(0));
+  if (auto r = multiply_z_on_cpu_primes(a, b)) return std::move(*r);
+  double n = static_cast<double>(a.length() + b.length());
+  engine_note("flint fmpz_poly_mul", n, product_detail(a.length(), b.length()));
+  ZPoly r;
+  fmpz_poly_mul(r.get(), a.get(), b.get());
+  return r;
+}
+
+void multiply(fmpz_t out, const fmpz_t a, const fmpz_t b) {
+  // Small factors (no mpz behind them) never leave GMP: this is the scalar path of every `*`.
+  if (COEFF_IS_MPZ(*a) && COEFF_IS_MPZ(*b)) {
+    const ulong smaller_bits = std::min(fmpz_bits(a), fmpz_bits(b));
+    if (use_gpu(GpuOperation::ProductInteger, smaller_bits)) {
+      MultimodularPlan plan;
+      const ulong limb_bits = integer_limb_bits(fmpz_bits(a), fmpz_bits(b));
+      const slong limbs_a = static_cast<slong>((fmpz_bits(a) + limb_bits - 1) / limb_bits);
+      const slong limbs_b = static_cast<slong>((fmpz_bits(b) + limb_bits - 1) / limb_bits);
+      try {
+        multiply_integers_multimodular(out, a, b, ProductEngine::Gpu, &plan);
+        engine_note("gpu crt integer", static_cast<double>(limbs_a + limbs_b - 1),
+                    multimodular_detail(plan, limbs_a, limbs_b));
+        return;
+      } catch (const gpu::Error& e) {
+        gpu_failure_notice(e, smaller_bits, "an integer product");
+      }
+    }
+  }
+  fmpz_mul(out, a, b);
+}
+
+bool power_fits_one_transform(const ModPoly& a, ulong e) {
+  return gpu::power_in_one_transform(static_cast<size_t>(a.length()), e, a.modulus()->word());
+}
+
+// a^e on the GPU in one transform (power_fits_one_transform); nullopt (after a notice) when the
+// GPU could not do it.
+std::optional<ModPoly> power_in_one_transform_on_gpu(const ModPoly& a, ulong e, size_t result_length) {
+  std::optional<ModPoly> r;
+  try {
+    r = written_modpoly(a.modulus(), result_length, [&](ulong* out) {
+      gpu::power_mod(a.nmod()->coeffs, static_cast<size_t>(a.length()), e, a.modulus()->word(), out);
+    });
+  } catch (const gpu::Error& error) {
+    gpu_failure_notice(error, result_length, "the power");
+    return std::nullopt;
+  }
+  engine_note("gpu ntt power", static_cast<double>(result_length), product_detail(a, a.length(), static_cast<slong>(e)));
+  return r;
+}
+
+// a^e by square and multiply through multiply(), so that each product takes the engine its size
+// calls for; e >= 1.
+ModPoly power_by_squaring(const ModPoly& a, ulong e) {
+  std::optional<ModPoly> result;  // unset until the lowest set bit: no product by 1
+  ModPoly base = a;
+  for (ulong bits = e;; bits >>= 1) {
+    if (bits & 1) result = result ? multiply(*result, base) : base;
+    if (bits <= 1) break;
+    base = multiply(base, base);
+  }
+  return std::move(*result);
+}
+
+// a^e through the CPU's transforms in one transform modulo p.
+ModPoly power_on_cpu_ntt(const ModPoly& a, ulong e, size_t result_length) {
+  ModPoly r = written_modpoly(a.modulus(), result_length, [&](ulong* out) {
+    power_words_cpu_ntt(a.nmod()->coeffs, static_cast<size_t>(a.length()), e, a.modulus()->nmod(), out);
+  });
+  engine_note("cpu ntt power", static_cast<double>(result_length), product_detail(a, a.length(), static_cast<slong>(e)));
+  return r;
+}
+
+ModPoly power(const ModPoly& a, ulong e) {
+  // Large powers on the GPU: in one transform when p has the roots of unity, else by square and
+  // multiply so that the GPU takes the big squarings. The same on the CPU's transforms above
+  // their crossover; FLINT's own powering below.
+  const double result_length = static_cast<double>(a.degree()) * static_cast<double>(e) + 1;
+  const bool large = a.word() && a.length() > 1 && e > 1;
+  if (large && use_gpu(product_operation(a, static_cast<size_t>(result_length)), static_cast<size_t>(result_length))) {
+    if (!power_fits_one_transform(a, e)) return power_by_squaring(a, e);
+    if (auto r = power_in_one_transform_on_gpu(a, e, static_cast<size_t>(result_length))) return std::move(*r);
+  }
+  // Above 64 bits: square and multiply, so that the large squarings take the primes (CPU or GPU).
+  if (!a.word() && a.length() > 1 && e > 1 && result_length >= static_cast<double>(cpu_crt_crossover_z))
+    return power_by_squaring(a, e);
+  if (large && result_length <= 0x1p40) {
+    const ulong p = a.modulus()->word();
+    const size_t length = static_cast<size_t>(result_length);
+    const bool one_transform = cpu_power_in_one_transform(static_cast<size_t>(a.length()), e, p);
+    if (use_cpu_ntt(one_transform, p, length))
+      return one_transform ? power_on_cpu_ntt(a, e, length) : power_by_squaring(a, e);
+  }
+  engine_note(a.word() ? "flint nmod_poly_pow" : "flint fmpz_mod_poly_pow", result_length,
+              product_detail(a, a.length(), static_cast<slong>(e)));
+  return pow_flint(a, e);
+}
+
+// Z[x] powers on the CPU through the primes, each prime's power in one transform
+// (power_multimodular), from a result of cpu_crt_power_crossover_z coefficients while few primes
+// do; nullopt otherwise.
+std::optional<ZPoly> power_z_on_cpu_primes(const ZPoly& a, ulong e) {
+  if (a.is_zero() || a.length() < 2 || e < 2 || e > (ulong{1} << 40) / static_cast<ulong>(a.length() - 1))
+    return std::nullopt;
+  const size_t length = static_cast<size_t>(e) * static_cast<size_t>(a.length() - 1) + 1;
+  if (length < cpu_crt_power_crossover_z) return std::nullopt;
+  // The primes are at least this many (multimodular_primes): find them only when few will do.
+  const ulong bound_bits = power_bound_bits(a, e);
+  if (bound_bits / (multimodular_prime_bits - 1) >= cpu_crt_most_primes_power_z(length)) return std::nullopt;
+  const MultimodularPlan plan = plan_multimodular_power(a, e, bound_bits);
+  ZPoly r = power_with_primes(a, e, plan.primes, ProductEngine::Cpu);
+  engine_note("cpu crt power", static_cast<double>(length), multimodular_detail(plan, a.length(), static_cast<slong>(e)));
+  return r;
+}
+
+namespace {
+// The least weight a power's length takes: FLINT's powering slows with e faster than its
+// coefficients grow. H100, c171 (best of five in cas, against the GPU): with 64-bit coefficients
+// FLINT broke even near 260 result coefficients for cubes and 100 for 5th powers (64 terms to the
+// 5th: 0.72 against 0.10 ms), where the coefficients' size alone weighed them 1.3x and 1.8x; so
+// 1.5 (e - 1)^1.4, which the size overtakes from about 300 bits, and no more than at e = 5 (the
+// most measured; (x + 1)^20 stays with FLINT).
+double least_power_weight(ulong e) {
+  const double steps = static_cast<double>(std::min<ulong>(e - 1, 4));
+  return 1.5 * std::pow(steps, 1.4);
+}
+
+// Whether a^e (a result of `length` coefficients) goes to the GPU: its length weighed as a
+// product's whose coefficients are as large as the power's, e bits(a) (z_product_weight with half
+// of that on each side), and at least by least_power_weight. By the length alone, powers stayed
+// with FLINT at up to 16 times the GPU's time (H100, c170, best of five in cas: 256 terms of 4000
+// bits cubed 33.7 against 2.0 ms, 128 of 1000 bits to the 5th 8.9 against 0.92).
+bool z_power_goes_to_gpu(const ZPoly& a, ulong e, size_t length) {
+  if (!use_gpu(GpuOperation::ProductZ, SIZE_MAX)) return false;
+  const unsigned long half = static_cast<unsigned long>(e) * largest_coefficient_bits(a) / 2;
+  const double least = static_cast<double>(length) * least_power_weight(e);
+  const size_t weight = std::max(z_product_weight(length, half, half),
+                                 least >= static_cast<double>(SIZE_MAX) ? SIZE_MAX : static_cast<size_t>(least));
+  return use_gpu(GpuOperation::ProductZ, weight) &&
+         gpu_reconstruction_pays(length, 2 * half + ceil_log2(length) * static_cast<ulong>(e));
+}
+}  // namespace
+
+ZPoly power(const ZPoly& a, ulong e) {
+  // Above the Z[x] crossover: every prime's power in one transform on the GPU.
+  if (!a.is_zero() && a.length() > 1 && e > 1 && e <= (ulong{1} << 40) / static_cast<ulong>(a.length() - 1)) {
+    const size_t length = static_cast<size_t>(e) * static_cast<size_t>(a.length() - 1) + 1;
+    if (z_power_goes_to_gpu(a, e, length)) {
+      MultimodularPlan plan;
+      try {
+        ZPoly r = power_multimodular(a, e, ProductEngine::Gpu, &plan);
+        engine_note("gpu crt power", static_cast<double>(length),
+                    multimodular_detail(plan, a.length(), static_cast<slong>(e)));
+        return r;
+      } catch (const gpu::Error& error) {
+        gpu_failure_notice(error, length, "the power");
+      }
+    }
+  }
+  if (auto r = power_z_on_cpu_primes(a, e)) return std::move(*r);
+  double n = static_cast<double>(a.length()) * static_cast<double>(e);
+  engine_note("flint fmpz_poly_pow", n, product_detail(a.length(), static_cast<slong>(e)));
+  ZPoly r;
+  fmpz_poly_pow(r.get(), a.get(), e);
+  return r;
+}
+
+}  // namespace cas

@@ -1,0 +1,38 @@
+#pragma once
+// Polynomial products and powers: the one place that decides which engine
+// runs a multiplication (FLINT now; the GPU engine joins here), so that the
+// interpreter never knows.
+#include "algebra/poly/modpoly.hpp"
+#include "algebra/poly/zpoly.hpp"
+
+#include <cstddef>
+#include <exception>
+
+namespace cas {
+
+ModPoly multiply(const ModPoly& a, const ModPoly& b);
+// The same without asking the GPU: cas's transforms on the cores, or FLINT (after the GPU failed).
+ModPoly multiply_on_cpu(const ModPoly& a, const ModPoly& b);
+ZPoly multiply(const ZPoly& a, const ZPoly& b);
+// The same without asking the GPU: through the primes on the cores, or FLINT (after the GPU failed).
+ZPoly multiply_on_cpu(const ZPoly& a, const ZPoly& b);
+// Whether multiply(a, b) sends the product to the GPU: product.z's crossover against the product's
+// length weighted by the size of the coefficients (z_product_weight in dispatch.hpp).
+bool z_product_goes_to_gpu(const ZPoly& a, const ZPoly& b);
+// out = a * b: GMP (fmpz_mul), or the multi-modular GPU product for huge factors.
+void multiply(fmpz_t out, const fmpz_t a, const fmpz_t b);
+ModPoly power(const ModPoly& a, ulong e);
+// Whether one transform modulo p itself takes a product (or cyclic product, or power) of `length`
+// terms: p a word-size prime and the power of two >= length dividing p - 1. The Modulus form
+// asks the modulus's cached primality; the word form tests p.
+bool one_transform_modulo(const Modulus& m, std::size_t length);
+bool one_transform_modulo(ulong p, std::size_t length);
+// Whether multiply takes a product in Z/pZ[x] for a multi-word p (m) of `length` terms, its shorter
+// operand of `shorter`, away from FLINT: to the GPU's or the cores' multi-modular product.
+bool big_modulus_product_leaves_flint(const Modulus& m, std::size_t length, std::size_t shorter);
+// The one-line notice when the GPU could not compute `what` ("the product", "an integer product",
+// ...) of this length (coefficients; bits for an integer product): out of memory, or another failure.
+void gpu_failure_notice(const std::exception& e, std::size_t length, const char* what);
+ZPoly power(const ZPoly& a, ulong e);
+
+}  // namespace cas
