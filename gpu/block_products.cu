@@ -4,14 +4,15 @@
 // Why: a product in Z[x] of 2^10 terms with 1000-bit coefficients needs 33 primes, and each
 // prime's product through the fast transform is a handful of launches over 2^11 words, which
 // keep a few SMs busy for a few microseconds each: the GPU waits on launches, not on work
-// (twenty-fifth session: 3.5-6 ms for 2^10-2^12 terms in cas; queueing the primes on eight
-// streams did not help). Here block j holds prime j's whole transform in shared memory: the n
-// words and the n/2 twiddles (12 n bytes: n <= 2^14 in the H100's 227 KiB), built by the block
-// itself. The transforms are the textbook ones: decimation in frequency forward (natural order
-// in, bit-reversed out), the pointwise step in that order, decimation in time back (bit-reversed
-// in, natural out), so no permutation is ever made. Products are Montgomery's (no companion
-// tables to build); the twiddles are kept in Montgomery form, w^i 2^64 mod p, so that one
-// reduction multiplies by w^i. The inverse needs no table of its own: w^-i = -w^(n/2 - i).
+// (products of 2^10-2^12 terms with 1000-bit coefficients take 3.5-6 ms in cas that way, and
+// queueing the primes on eight streams does not help; docs/measurements.md, "Short multi-modular
+// products one prime after the other"). Here block j holds prime j's whole transform in shared
+// memory: the n words and the n/2 twiddles (12 n bytes: n <= 2^14 in the H100's 227 KiB), built
+// by the block itself. The transforms are the textbook ones: decimation in frequency forward
+// (natural order in, bit-reversed out), the pointwise step in that order, decimation in time back
+// (bit-reversed in, natural out), so no permutation is ever made. Products are Montgomery's (no
+// companion tables to build); the twiddles are kept in Montgomery form, w^i 2^64 mod p, so that
+// one reduction multiplies by w^i. The inverse needs no table of its own: w^-i = -w^(n/2 - i).
 // Longer products with many primes go through the same blocks in pieces of half a transform:
 // every piece's spectrum in one launch, and for each piece of the result the sum of its pieces'
 // pointwise products transformed back in one more (multiply_rows_in_pieces).
@@ -263,9 +264,9 @@ constexpr std::size_t unset = ~std::size_t(0);
 std::atomic<std::size_t> limit_asked{unset}, piece_limit_asked{unset};
 
 // With few primes the blocks occupy few SMs, and a long transform in one block takes longer than
-// the passes spread over the GPU: with 3 primes (H100, c153) the blocks won up to n = 2^13
-// (1.04-2.05x end to end, 2^8..2^13 terms of 64 bits) and lost at 2^14 (0.92x; integers of 2^19
-// bits 0.79x); with 33 primes they won at 2^14 too (1.17x).
+// the passes spread over the GPU: with 3 primes the blocks win up to n = 2^13 and lose at 2^14
+// (0.92x end to end), with 33 primes they win at 2^14 too (docs/measurements.md, "Block products
+// against the passes by prime count").
 constexpr std::size_t few_primes = 8;
 constexpr std::size_t longest_for_few_primes = std::size_t(1) << 13;
 
@@ -304,7 +305,7 @@ DeviceWords upload_block_primes(const std::vector<std::uint64_t>& primes, std::s
 }
 
 // The same, kept for the last eight (primes, n): a root of unity costs two exponentiations on the
-// host, 0.3 ms for 130 primes.
+// host, 0.3 ms for 130 primes (docs/measurements.md, "Host-built tables of 130 primes").
 std::shared_ptr<const DeviceWords> block_primes(const std::vector<std::uint64_t>& primes, std::size_t n)
 {
     static auto* recent = new RecentTables<DeviceWords>(8);  // never destroyed: no frees after the runtime
@@ -321,10 +322,9 @@ const BlockPrime* as_primes(const std::shared_ptr<const DeviceWords>& words)
 // Pieces of products longer than a block's transform: transforms of at most this length (two
 // blocks an SM on the H100), and by rule with this many primes at least (few_primes) and at most
 // this many piece products a prime (the pointwise sums grow with their product) and this many bytes
-// of spectra and pieces. H100 (c162, the GPU's share of Z[x] products, 10 to 130 primes): against
-// the passes 1.9-2.9x with 4 x 4 or 8 x 8 pieces, 1.1-1.2x with 16 x 16, 1.3-1.5x with 32 x 1; lost
-// with 32 x 32 (0.90-0.96x); pieces of 2^12 words were as fast or slower. With 3 primes the passes
-// cost about as much (0.16-0.64 against 0.23-0.41 ms).
+// of spectra and pieces. The GPU's share of Z[x] products with 10 to 130 primes through the
+// pieces: 1.1-2.9x the passes' speed up to 16 x 16 pieces, 0.90-0.96x with 32 x 32; pieces of
+// 2^12 words are as fast or slower (docs/measurements.md, "Piece products against the passes").
 constexpr std::size_t longest_piece_transform = std::size_t(1) << 13;
 constexpr std::size_t most_piece_products = 256;
 constexpr std::size_t most_piece_bytes = std::size_t(1) << 30;

@@ -117,8 +117,9 @@ private:
 
 // How many primes' residues of operands of `words` words in all one launch reduces ahead of their
 // products through the passes: as many as fit 2^23 words (64 MiB), at least one. One launch a
-// prime left the GPU nearly idle (2^14 coefficients of 4000 bits, 130 primes, c160: 260 reductions
-// of 13 us each, 3.5 ms).
+// prime leaves the GPU nearly idle (operands of 2^14 coefficients of 4000 bits, 130 primes: 260
+// reductions of 13 us each, 3.5 ms; docs/measurements.md, "Where a long multi-modular product's
+// GPU time goes").
 std::size_t primes_reduced_at_once(std::size_t words, std::size_t k)
 {
     return std::clamp<std::size_t>((std::size_t(1) << 23) / std::max<std::size_t>(words, 1), 1, k);

@@ -111,8 +111,9 @@ constexpr std::size_t digit_group = 4;
 // inverse_shoup its Shoup companions. A group of digit_group digits takes its steps over the
 // digits below it side by side (independent chains, each v_i read once), then over its own
 // digits in order: the same steps in the same order for each digit as one digit at a time, where
-// a GPU thread a coefficient waited on every step's latency in turn (c160: 2^15 coefficients of
-// 130 primes, 2.7 ms).
+// a GPU thread a coefficient waits on every step's latency in turn (the GPU's share of a product
+// of 32768 x 32768 terms with 130 primes: 8.9 ms against 10.6 one digit at a time;
+// docs/measurements.md, "Garner's digits four at a time").
 CAS_HOST_DEVICE inline void mixed_radix_digits(Word* values, std::size_t stride, std::size_t k, const Word* primes,
                                                const Word* inverse, const Word* inverse_shoup) {
   for (std::size_t first = 1; first < k; first += digit_group) {
@@ -389,8 +390,9 @@ struct GarnerTables {
  private:
   // out[i] = x[i]^-1 mod p for i < count (each x[i] coprime to p): Montgomery's batch inversion,
   // one exponentiation for the product of all of them and three products an entry, where an
-  // exponentiation an entry made the tables of 130 primes cost 4.1 ms (0.3 with this; the
-  // development machine), longer than a short product's work on the GPU.
+  // exponentiation an entry would make the tables of 130 primes cost 4.1 ms instead of 0.3,
+  // longer than a short product's work on the GPU (docs/measurements.md, "Host-built tables of
+  // 130 primes").
   static void invert_all(const Word* x, std::size_t count, Word p, Word* out) {
     auto times = [p](Word a, Word b) { return static_cast<Word>(static_cast<unsigned __int128>(a) * b % p); };
     Word running = 1;

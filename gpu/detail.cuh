@@ -172,9 +172,9 @@ struct Fusion {
     T one_q = 0, two32 = 0, two32_q = 0;  // x mod p for 64-bit x (Shoup by 1 and by 2^32 mod p)
 };
 // Options of the fast transform (bits), for A/B measurements in one binary (cas-bench --opts).
-// The variants of the common passes (Variant in ntt_fast.cu) apply to 32-bit words, but for the
-// last pass's register stages (both word sizes); bit 6 skips the DFT stages (diagnostic for
-// cas-bench: wrong results, loads and stores only).
+// The variants of the common passes (Variant in ntt_fast_pass.cuh) apply to 32-bit words, but
+// for the last pass's register stages (both word sizes); bit 6 skips the DFT stages (diagnostic
+// for cas-bench: wrong results, loads and stores only).
 enum FastOption : unsigned {
     option_pair_tables = 1,      // per-pass (w, w') tables for N <= 2^16: one product per twiddle
     option_fuse_product = 2,     // products fused into the passes

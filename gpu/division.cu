@@ -113,7 +113,7 @@ std::pair<const std::uint64_t*, std::size_t> modulo_cyclic(const std::uint64_t* 
 //   - a Newton step from k to K terms: h i modulo x^L - 1 with L the power of two >= K - 1 (the
 //     wrap lands below k, where h i = 1 + 0 x + ... is known, and term L = K - 1 on term 0), then
 //     i times the correction, from L = 2^16 with the transform of i[0, k) kept: five transforms of
-//     L words where plain products took three of 2L to 4L words and three of L;
+//     L words where full products would take three of 2L to 4L words and three of L;
 //   - the quotient: the low terms of rev(a) times the inverse, whose transform is kept for every
 //     division by b (powmod); split at a power of two P when the quotient is a little longer;
 //   - the remainder r = a - q b modulo x^L - 1 with L the power of two >= nb - 1 (deg r < L), with

@@ -5,9 +5,10 @@
 // carries passed up the limbs by lane 0, which then makes the value symmetric.
 //
 // Why: with k = 130 primes and 255 coefficients (a product of two polynomials of 128 terms with
-// 4000-bit coefficients), the thread-a-coefficient kernel took 2.3 ms on the H100 (Nsight
-// Compute), against 14 us for all 130 primes' products: one block of 255 threads, each walking
-// 8385 dependent products and 8450 limb updates in global memory.
+// 4000-bit coefficients), a thread a coefficient is one block of 255 threads, each walking 8385
+// dependent products and 8450 limb updates in global memory: 2.3 ms on the H100 against 14 us
+// for all 130 primes' products (Nsight Compute; docs/measurements.md, "Garner a warp a
+// coefficient against a thread a coefficient").
 #include "gpu/garner_warps.cuh"
 
 #include "gpu/crt_words.hpp"
@@ -57,8 +58,9 @@ __device__ inline void load_row(DigitRow& row, const std::uint64_t* residues, st
 }
 
 // v_j for j < k into digits (lane 0 writes; every lane computes). Row j + 1's words are read
-// while digit j is summed: with one warp a scheduler (a few hundred coefficients), the loads'
-// latency had been 59% of the stalls (Nsight Compute, c166: 128 x 128 terms of 4000 bits, 264 us).
+// while digit j is summed: with one warp a scheduler (a few hundred coefficients), waiting on
+// them would be 59% of the stalls (Nsight Compute, 128 x 128 terms of 4000 bits: 173 us against
+// 264; docs/measurements.md, "Garner a warp a coefficient reading a digit ahead").
 __device__ void prefix_digits(const std::uint64_t* residues, std::size_t count, std::size_t i, const PrefixView& t,
                               std::uint64_t* digits)
 {
@@ -166,11 +168,11 @@ std::size_t shared_bytes(std::size_t k, std::size_t width)
 constexpr std::size_t by_rule = ~std::size_t(0);
 std::atomic<std::size_t> count_limit{by_rule};
 
-// The rule, from cas-bench-crt --short on the H100 (c153, c154, end to end, against a thread a
-// coefficient): with 3 primes the warps lost at every length (0.76-0.98x: most lanes idle); with
-// 10 to 20 primes they won or tied (0.95-1.17x), with 33 from 0.92x to 1.27x (the host's noise is
-// +-10%), with 130 1.08-2.4x, up to 16383 coefficients (the longest measured; a thread a
-// coefficient fills the GPU from about 2^15).
+// The rule, from cas-bench-crt --short 1 (end to end, against a thread a coefficient): with 3
+// primes the warps lose at every length (most lanes idle), with 10 to 33 they win or tie within
+// the host's noise, with 130 they win 1.08-2.4x up to 16383 coefficients (the longest measured; a
+// thread a coefficient fills the GPU from about 2^15; docs/measurements.md, "Garner a warp a
+// coefficient against a thread a coefficient").
 constexpr std::size_t least_primes = 16;
 constexpr std::size_t most_coefficients = std::size_t(1) << 14;
 bool rule_takes(std::size_t count, std::size_t primes) { return primes >= least_primes && count <= most_coefficients; }

@@ -1,12 +1,13 @@
 // Arithmetic modulo the Goldilocks prime p = 2^64 - 2^32 + 1, written once for the host and the
-// GPU: the special path for this prime in the fast transform (ntt_fast.cu, arith_goldilocks).
+// GPU: the special path for this prime in the fast transform (ntt_fast_arith.cuh,
+// arith_goldilocks).
 //
 // Why this prime: 2^64 = 2^32 - 1 and 2^96 = -1 (mod p), so a 128-bit product reduces with
 // shifts, additions and subtractions instead of the multiplies of a Shoup or Montgomery
 // reduction: a product is two 64-bit multiplies (low and high half) instead of three, and p >= 2^63
 // would otherwise take the carry-aware Shoup product (five). p - 1 = 2^32 (2^32 - 1) allows
 // lengths up to 2^32. (2 is a root of unity of order 192, so every 64th root of unity is a power
-// of two; products by them as shifts were measured slower in the transform: ntt_fast.cu, Arith.)
+// of two; products by them as shifts are slower in the transform: ntt_fast_arith.cuh, Arith.)
 #pragma once
 
 #include "gpu/crt_words.hpp"  // CAS_HOST_DEVICE, mul_high

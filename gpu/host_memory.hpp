@@ -14,8 +14,9 @@ constexpr std::size_t huge_pages_worth_it = std::size_t(4) << 20;
 
 // Asks for transparent huge pages (MADV_HUGEPAGE) on the 2 MiB-aligned interior of
 // [begin, begin + bytes). Fresh memory then takes one page fault per 2 MiB instead of one per
-// 4 KiB on its first touch: on the H100 machine's host, copying 128 MiB into fresh memory took
-// 72-138 ms on one thread with 4 KiB pages and 27-37 ms with huge pages asked for. A hint: it
+// 4 KiB on its first touch: on the H100 machine's host, copying 128 MiB into fresh memory on one
+// thread takes 72-138 ms with 4 KiB pages and 27-37 ms with huge pages asked for
+// (docs/measurements.md, "Downloads into fresh memory: page faults and huge pages"). A hint: it
 // may fail, changes nothing for memory touched before, and is a no-op where unsupported.
 inline void advise_huge_pages(void* begin, std::size_t bytes)
 {

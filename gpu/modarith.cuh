@@ -1,15 +1,18 @@
 // Modular arithmetic on the device, one place for every reduction the kernels use.
 //
-// Which product where, and why (rates measured on the H100, shared/device/README.md):
+// Which product where, and why (rates on the H100: docs/measurements.md, "Modular product rates
+// on the H100"):
 //   * Twiddle products w * x, w known in advance: Shoup's product with the precomputed
 //     w' = floor(w 2^b / p). One high multiply, two low multiplies, one conditional subtraction,
-//     no carry chain. 32-bit Shoup runs at 3.8e12 products/s, 64-bit Shoup at 8.7e11/s, both
-//     faster than Montgomery (2.5e12 / 6.5e11). Hence the 32-bit words for primes < 2^31.
+//     no carry chain; faster than Montgomery's on both word sizes, and 32-bit Shoup runs at 4.4x
+//     the rate of 64-bit Shoup (3.8e12 against 8.7e11 products/s). Hence the 32-bit words for
+//     primes < 2^31.
 //   * General products a * b (the pointwise step of a convolution, table building): Montgomery,
 //     which needs no precomputation per operand. It runs once per coefficient, not log n times.
-// Every value is kept fully reduced in [0, p): the transforms are bounded by memory traffic
-// at large sizes, so the one compare-and-subtract per operation costs nothing measurable and
-// every kernel can be checked against the plain definition.
+// Values are kept fully reduced in [0, p), but for the lazy butterflies of 64-bit words with
+// p < 2^62 ([0, 2p) inside a pass, below): the transforms are bounded by memory traffic at large
+// sizes, so the one compare-and-subtract per operation costs little, and every kernel can be
+// checked against the plain definition.
 #pragma once
 
 #include <cstdint>
@@ -28,8 +31,9 @@ __host__ __device__ inline std::uint32_t min_u32(std::uint32_t a, std::uint32_t 
 
 // ---------------------------------------------------------------- add, subtract
 // 32-bit words hold p < 2^31, so a + b < 2^32 never wraps. min(s, s - p) picks s - p exactly
-// when s >= p (otherwise s - p wraps above s): one VIMNMX instead of a compare and a select, and
-// the integer ALU pipe is what bounds the fast transform (Nsight Compute, gpu/NOTES.md).
+// when s >= p (otherwise s - p wraps above s): one VIMNMX instead of a compare and a select, in
+// the integer pipes that the fast transform's passes issue from (docs/measurements.md, "Fast NTT
+// kernel versions 1 to 8 at 2^24").
 __host__ __device__ inline std::uint32_t add_mod(std::uint32_t a, std::uint32_t b, std::uint32_t p)
 {
     std::uint32_t s = a + b;
@@ -66,8 +70,9 @@ __device__ inline std::uint32_t mul_shoup(std::uint32_t a, std::uint32_t w, std:
 // Written as C++ (a * w - q * p), the two 64-bit low products are three multiplies each and the
 // subtraction two more instructions; here the second product accumulates onto the first and the
 // four cross terms onto its high half. With the signed test of lazy_dif_butterfly below, a lazy
-// butterfly went from 27.5 to 22.4 SASS instructions (cas-bench-butterfly on the H100: 681 -> 760
-// G butterflies/s) and the 62-bit forward NTT of 2^24 words from 0.549-0.553 to 0.526-0.528 ms.
+// butterfly takes 22.4 SASS instructions instead of the plain form's 27.5 (cas-bench-butterfly on
+// the H100: 760 against 681 G butterflies/s; docs/measurements.md, "64-bit lazy butterfly in six
+// 32-bit multiplies").
 __device__ __forceinline__ std::uint64_t low_product_sum(std::uint64_t a, std::uint64_t w, std::uint64_t q,
                                                          std::uint64_t n)
 {

@@ -183,7 +183,8 @@ GarnerConstants<T> garner_constants(const std::vector<std::uint64_t>& primes, st
 }
 
 // Whether the passes of a transform of n words modulo q can take the product's work (fused loads,
-// pointwise product, widened stores; measured at 2^24: four fewer sweeps over the arrays).
+// pointwise product, widened stores: four fewer sweeps over the arrays; docs/measurements.md,
+// "Fast NTT per-pass twiddle tables and fused products against neither").
 template <class T>
 bool fuses(Algorithm algorithm, std::size_t n)
 {
@@ -486,11 +487,12 @@ namespace {
 // b[0, nb) cross PCIe as 32-bit words and are widened on the device into one 64-bit array
 // (b' = a' + na) for compute(a', result, bring_b), whose 64-bit result[0, length) comes back
 // narrowed; compute runs bring_b (which uploads and widens b) before it reads b'. Half the bus
-// bytes (2^23 x 2^23: 256 -> 128 MiB, 4.9 -> 2.45 ms at 54.8 GB/s) and 12 instead of 16 bytes per
-// coefficient in the pageable <-> pinned copies, for two conversion sweeps on the device (384 MiB
-// at 2^24: about a tenth of a millisecond). False, with nothing written, when an operand has a
-// word >= 2^32: the caller then takes the 64-bit path, which reduces any word (words in [p, 2^32)
-// pass here and are reduced on the device as before); the work queued for a is then wasted.
+// bytes (2^23 x 2^23: 128 MiB instead of 256, 2.45 ms instead of 4.9 at 54.8 GB/s) and 12 instead
+// of 16 bytes per coefficient in the pageable <-> pinned copies, for two conversion sweeps on the
+// device (384 MiB at 2^24: about a tenth of a millisecond). False, with nothing written, when an
+// operand has a word >= 2^32: the caller then takes the 64-bit path, which reduces any word (words
+// in [p, 2^32) do take this path, and the device reduces them as it reduces any word); the work
+// queued for a is then wasted.
 template <class Compute>
 bool through_32_bit_words(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb,
                           std::size_t length, std::uint64_t* out, Compute compute)

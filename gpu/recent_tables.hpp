@@ -1,8 +1,8 @@
 #pragma once
 // The constant tables of the last few prime lists, kept on the device (host code). A loop of
-// products of one size (or a session's products of similar sizes) asks for the same primes
-// again and again; Garner's tables for 130 primes take 0.3-0.4 ms to build on the host, as long
-// as a short product's work on the GPU (twenty-seventh session).
+// products of one size (or a computation's products of similar sizes) asks for the same primes
+// again and again; Garner's tables for 130 primes take 0.34 ms to build on the host, as long as a
+// short product's work on the GPU (docs/measurements.md, "Host-built tables of 130 primes").
 #include <cstddef>
 #include <cstdint>
 #include <list>

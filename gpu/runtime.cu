@@ -140,17 +140,15 @@ Scratch<T>::~Scratch()
 template class Scratch<std::uint32_t>;
 template class Scratch<std::uint64_t>;
 
-// A single thread copies pageable memory at 6-10 GB/s (128 MiB in 23 ms on the H100 machine's
-// host, cas-bench --transfers), a fifth of the PCIe rate or less: the host side of
-// a staged transfer (a copy, or a copy that narrows or widens words) is split over a few
-// persistent workers and the calling thread.
+// A single thread copies pageable memory at 6-8 GB/s (128 MiB in 23 ms on the H100 machine's
+// host; docs/measurements.md, "Host copy workers: memcpy rate and products by worker count"), a
+// fifth of the PCIe rate or less: the host side of a staged transfer (a copy, or a copy that
+// narrows or widens words) is split over a few persistent workers and the calling thread.
 namespace {
 // CAS_COPY_THREADS=n (a tuning knob, read once): n workers besides the caller; default
 // min(15, cores - 1). Values above 64 or not a number keep the default. On the H100 machine's
-// 16-core host one memcpy of 128 MiB split over 8 threads ran at 32.7 GB/s, over 12 or 16 at
-// 52-53 GB/s; products of two 2^23-coefficient polynomials in cas (best of 7, three rounds in
-// one call) took 8.2-9.6 ms with 15 workers against 10.7-11.1 ms with 8 (p31), 10.3-10.8
-// against 11.1-12.3 ms (p62).
+// 16-core host a product of two 2^23-coefficient polynomials modulo a 31-bit prime takes 8.2-9.6
+// ms in cas with 15 workers against 10.7-11.1 ms with 8 (same section).
 unsigned copy_workers()
 {
     unsigned fallback = std::min(15u, std::max(1u, std::thread::hardware_concurrency()) - 1);
@@ -319,14 +317,13 @@ void staged_upload(void* device, std::size_t count, std::size_t unit, const Host
 }
 
 // The destination of a download is often fresh memory (a new polynomial's coefficients, from
-// mmap): its first touch costs one page fault per 4 KiB page, and on the H100 machine's host
-// copying 128 MiB into fresh memory took 12.6-38 ms on 8 threads (72-138 ms on one), against
-// 4.1 ms into memory touched before. With transparent huge pages asked for (MADV_HUGEPAGE) the
-// same copy took 5.2-6.6 ms (27-37 ms on one thread). So a download asks for huge pages on the
-// destination's 2 MiB-aligned interior (gpu/host_memory.hpp) and takes its page faults on the
-// copy workers, one write per page, while the GPU still computes and the first chunks cross
-// PCIe. Every byte written here is overwritten by the download; on memory touched before it
-// costs one store per page.
+// mmap): its first touch costs one page fault per 4 KiB page. On the H100 machine's host, copying
+// 128 MiB into fresh memory on 8 threads takes 12.6-38 ms, and 5.2-6.6 ms with transparent huge
+// pages asked for (MADV_HUGEPAGE; docs/measurements.md, "Downloads into fresh memory: page faults
+// and huge pages"). So a download asks for huge pages on the destination's 2 MiB-aligned
+// interior (gpu/host_memory.hpp) and takes its page faults on the copy workers, one write per
+// page, while the GPU still computes and the first chunks cross PCIe. Every byte written here is
+// overwritten by the download; on memory touched before it costs one store per page.
 struct HostRange {
     char* begin;
     std::size_t bytes;

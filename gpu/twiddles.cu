@@ -86,8 +86,8 @@ std::shared_ptr<TableSet<T>> build(std::uint64_t p, std::size_t n, std::uint64_t
 {
     int log_n = 0;
     while ((std::size_t(1) << log_n) < n) ++log_n;
-    // at least 2^10 low powers: the twiddle walks of ntt_fast.cu take their steps (exponents
-    // below 1024) from this table
+    // at least 2^10 low powers: the twiddle walks of ntt_fast_twiddles.cuh take their steps
+    // (exponents below 1024) from this table
     int low_bits = std::max((log_n + 1) / 2, std::min(log_n, min_low_bits));
     std::size_t lo_count = std::size_t(1) << low_bits;
     std::size_t hi_count = std::max<std::size_t>(1, n >> low_bits);
@@ -126,11 +126,12 @@ std::shared_ptr<TableSet<T>> build(std::uint64_t p, std::size_t n, std::uint64_t
 
 // The tables of one word size by (p, n, w), least recently used first out once they pass
 // cache_bytes. A multi-modular division of 2^k terms reads about 10 k sets (5 primes, both
-// directions, every length of its Newton steps). The cache used to hold 64 sets and drop them all
-// when full: such a division then rebuilt its tables over and over (a synchronisation, cudaFree
-// and two cudaMalloc a set); 2^18 by 2^17 terms modulo 2^61 - 1 took 9.7 ms in cas, 4.8 ms with
-// this cache (H100, twenty-fifth session). 256 MiB holds 200 sets of the largest size (1.2 MiB:
-// 2^16 pairs of 64-bit words and 2 sqrt(n) powers), and thousands of short ones.
+// directions, every length of its Newton steps): a cache of a few dozen sets that drops them all
+// when full makes it rebuild its tables over and over (a synchronisation, cudaFree and two
+// cudaMalloc a set). 2^18 by 2^17 terms modulo 2^61 - 1 take 4.8 ms in cas with this cache
+// against 9.7 with one of 64 sets (docs/measurements.md, "Twiddle cache: least recently used out
+// against all dropped"). 256 MiB holds 200 sets of the largest size (1.2 MiB: 2^16 pairs of
+// 64-bit words and 2 sqrt(n) powers), and thousands of short ones.
 constexpr std::size_t cache_bytes = std::size_t(256) << 20;
 
 template <class T>

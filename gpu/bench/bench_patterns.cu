@@ -1,11 +1,11 @@
 // cas-bench-patterns: what the memory system allows for the access patterns of an NTT pass.
 //
-// A radix-R pass of the fast transform (ntt_fast.cu) reads R runs of C words (at stride s, or
-// one contiguous region on the last pass) and writes R runs of C words at stride n / R. This
-// program copies 2^log_n words with exactly those patterns and nothing else (no shared memory,
-// no arithmetic), so its rates are the ceiling of a pass of that shape; the contiguous copy and
-// cuFFT's C2C of the same bytes are measured in the same run for scale. At 2^24 it also moves
-// the words as two radix-4096 passes would through thread-block clusters (cluster_copies).
+// A radix-R pass of the fast transform (ntt_fast_pass.cuh) reads R runs of C words (at stride
+// s, or one contiguous region on the last pass) and writes R runs of C words at stride n / R.
+// This program copies 2^log_n words with exactly those patterns and nothing else (no shared
+// memory, no arithmetic), so its rates are the ceiling of a pass of that shape; the contiguous
+// copy and cuFFT's C2C of the same bytes are measured in the same run for scale. At 2^24 it also
+// moves the words as two radix-4096 passes would through thread-block clusters (cluster_copies).
 //
 // Usage: cas-bench-patterns [--log-n 24] [--reps 21] [--fft-only] [--cluster-only]
 #include <cooperative_groups.h>
