@@ -1,5 +1,5 @@
 // fftsteps, sixstep, evaltable, butterfly and the extra modes of dftmatrix: the finite-field
-// Fourier transforms shown step by step, for teaching (issue 5). The traces are computed in
+// Fourier transforms shown step by step, for teaching. The traces are computed in
 // algebra/teaching/teaching.hpp, printed by algebra/teaching/teaching_text.hpp, drawn by algebra/teaching/teaching_svg.hpp.
 #include "algebra/dispatch/engine.hpp"
 #include "algebra/fourier/fourier.hpp"

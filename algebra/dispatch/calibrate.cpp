@@ -37,8 +37,8 @@ double median_seconds(int runs, F&& f) {
 }
 
 // n uniform coefficients mod p, the leading one nonzero: a product of the length it claims
-// (nmod_poly_randtest picks a length up to n, and its products made the 32-bit rows' timings
-// jump between 0 and the true time).
+// (nmod_poly_randtest picks a length up to n, which makes a row's timings jump between 0 and the
+// true time).
 ModPoly random_poly(const ModulusPtr& m, slong n, flint_rand_t state) {
   ModPoly f(m);
   nmod_poly_fit_length(f.nmod(), n);
@@ -99,7 +99,7 @@ Timing time_transform(const ModulusPtr& m, ulong n, flint_rand_t state) {
 }
 
 // n coefficients of `bits` random bits and random signs: every coefficient present (randtest's
-// sparse polynomials, sometimes zero, made the first measurements meaningless).
+// polynomials are sparse, sometimes zero, which would time something else).
 ZPoly full_random_zpoly(slong n, flint_rand_t state, flint_bitcnt_t bits = 64) {
   ZPoly f;
   fmpz_poly_fit_length(f.get(), n);
@@ -172,7 +172,7 @@ std::vector<Timing> measure_short_operands(const ShortOperandCase& k, flint_rand
 }
 
 // Every operation is named (no default), so that the compiler asks about a new one: a default
-// once timed the new transforms as products.
+// would time it as whatever the default measures.
 Timing time_operation(GpuOperation op, const ModulusPtr& m, int k, flint_rand_t state) {
   switch (op) {
     case GpuOperation::Transform:

@@ -24,9 +24,10 @@ struct EngineTiming {
 // The measured length from which the second engine is chosen (SIZE_MAX: never), timings in
 // increasing length: the one that makes the summed excess over the measured lengths, chosen time /
 // faster time - 1, least; on a tie the first engine keeps the length. One disturbed measurement
-// (on the H100's host a CRT product of length 8191 once took the GPU 1.33 ms, against 0.28 ms at
-// 4095) then costs its own length's excess, where "the GPU wins at every longer length" moved the
-// crossover past every length below it (to 16383, choosing a CPU 1.9-2.5x slower at 2047 and 4095).
+// then costs only its own length's excess, where the rule "the GPU wins at every longer length"
+// would move the crossover past every length below it (a CRT product of length 8191 that took the
+// GPU 1.33 ms, against 0.28 ms at 4095, put that rule's crossover at 16383, choosing a CPU 1.9-2.5x
+// slower at 2047 and 4095: docs/measurements.md, "GPU crossovers of the dispatcher").
 size_t crossover_length(const std::vector<EngineTiming>& timings);
 // The same over several series measured at the same lengths (one class of products at two
 // primes): the excess summed over all of them.

@@ -114,12 +114,14 @@ size_t z_product_weight(size_t length, unsigned long bits_a, unsigned long bits_
 }
 
 size_t cpu_ntt_crossover(bool one_transform, std::uint64_t p) {
-  // Product lengths 2^k - 1 from which the transforms were at least as fast as FLINT on both
-  // machines, mostly 1.1-1.5x (at 2^(k-1) - 1 FLINT was faster on one of them at least): FLINT
-  // packs several small coefficients into a word, so small p move the crossover up, and CRT
+  // Product lengths 2^k - 1 from which the transforms are at least as fast as FLINT on a 2-core and
+  // a 16-core machine, mostly 1.1-1.5x (at 2^(k-1) - 1 FLINT is faster on one of them at least):
+  // FLINT packs several small coefficients into a word, so small p move the crossover up, and CRT
   // products take two or three transforms per operand (side by side on the cores). The AVX-512
-  // butterflies (ntt_cpu_lanes.hpp) made one transform modulo p < 2^32 1.4-1.9 times as fast, which
-  // moved those two crossovers down (seventeenth session).
+  // butterflies (ntt_cpu_lanes.hpp) run one transform modulo p < 2^32 nearly twice as fast as the
+  // scalar ones (2^20 words modulo 998244353: 2.9 against 5.4 ms; docs/measurements.md, "The CPU
+  // transform's butterflies and passes"), hence the lower crossovers with them. cas-bench-cpu:
+  // docs/measurements.md, "CPU transform products against FLINT by class of prime".
   const bool vectors = lanes::enabled();
   if (p < (std::uint64_t{1} << 17)) return one_transform ? (vectors ? 2047 : 8191) : 16383;
   if (p < (std::uint64_t{1} << 32)) return one_transform ? (vectors ? 511 : 1023) : 8191;
@@ -127,7 +129,8 @@ size_t cpu_ntt_crossover(bool one_transform, std::uint64_t p) {
 }
 
 namespace {
-// The cores from which the primes' wider limits hold (measured on 16).
+// The cores from which the primes' wider limits hold (measured on 16: docs/measurements.md, "Z[x]
+// products and powers through primes on the CPU against FLINT").
 constexpr size_t many_cores = 8;
 }  // namespace
 

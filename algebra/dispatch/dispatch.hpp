@@ -50,23 +50,15 @@ enum class ShortOperandClass {
 constexpr size_t short_operand_class_count = 6;
 ShortOperandClass short_operand_class(bool one_transform, std::uint64_t p);
 const char* short_operand_key(ShortOperandClass c);  // "cpu.short_operand.ntt_prime.64bit", ...
-// Without a calibration, the limit is m * cores <= a constant per class. With a long operand of
-// 2^18 coefficients (twentieth session), FLINT was the faster up to a shorter operand of m
-// coefficients, where m * cores stayed near that constant on both the 2-core development machine
-// and the H100's 16-core host: one transform modulo p < 2^17 / 2^32 / 2^62: 512 / 128 / 32; CRT
-// primes: 512 for every size of p (with 2^20 coefficients in cas on the host, modulo 1000000007,
-// FLINT took 0.36x the primes' time at m = 8 and 1.8x at m = 64; the development machine's FLINT
-// won up to m = 1024, so 512 gives away some there). Through a transform, m = 2 had cost 2.2-11
-// times FLINT's time in cas on the host (modulo 2^64 - 59: 44.6 against 4.2 ms). Z[x] (64-bit
-// coefficients, times in cas, fresh results) and p above 64 bits: 31, the most that fits both
-// machines: with 2 cores FLINT won up to m = 16 (2^20 x 16: 121 against 218 ms), with 16 it lost
-// already at m = 2 (104-128 against 38-47 ms; that host's FLINT makes its integers slowly).
-// One transform modulo 2^62 <= p < 2^64, where cas's transforms take 2.1-2.6 times their time
-// below 2^62 (products of 2^18 coefficients: 18.3 against 8.7 ms on the development machine, 11.3
-// against 4.3 on the host): 256. The calibrations of both machines (twenty-first session) confirmed the other five
-// as the least summed excess over both tables, and chose 256 here (32 had cost up to 1.5x).
-// The machines differ by up to 2x from these rules just above them, which `cas --calibrate`
-// measures away.
+// Without a calibration, the limit is m * cores <= a constant per class (short_operand_default):
+//   one transform modulo p < 2^17 / 2^32 / 2^62 / 2^64:  512 / 128 / 32 / 256
+//   CRT primes, any word-size p:                         512
+//   Z[x] (64-bit coefficients) and p above 64 bits:      31
+// Each is the limit that makes the summed excess (chosen time / faster time - 1) least over the
+// calibrations of a 2-core and a 16-core machine (long operand of 2^18 coefficients); a machine
+// may lose up to 2x just above it, which `cas --calibrate` measures away. Through a transform
+// m = 2 costs 2.2-11 times FLINT's time (modulo 2^64 - 59 on 16 cores: 44.6 against 4.2 ms):
+// docs/measurements.md, "CPU products with a short operand: FLINT against the transforms".
 size_t short_operand_default(ShortOperandClass c);  // the longest shorter operand kept with FLINT
 
 // A crossover that keeps an operation on the CPU in `auto` mode.
@@ -74,29 +66,17 @@ constexpr size_t never_on_gpu = SIZE_MAX;
 
 struct Crossovers {
   // Smallest length (coefficients of the product, transform length, or bits of the smaller
-  // integer factor) sent to the GPU. The defaults are what `cas --calibrate` measured on an H100
-  // in three runs of 2026-11-24 (fourteenth session of gpu/README.md), with uniform operands of
-  // the full length: products over an NTT prime 1023 (p < 2^32: 2047 twice, 1023 once), CRT
-  // products 2047 (p < 2^32: 2047 twice, 8191 once), transforms 1024 (p < 2^32: 2048), Z[x]
-  // 2047, integers 2^17 bits (2^18 in two runs; earlier calibrations 2^17). For p < 2^17, three
-  // runs of 2026-11-24 (fifteenth session) at 65537 and 45119: products over an NTT prime 2047
-  // twice and 4095 once, CRT products 4095 twice and 8191 once, transforms 2048 twice; the
-  // defaults take 4095 for both products, where the other choice would lose up to 1.7x (FLINT's
-  // time at 2047 varied from 0.057 to 0.103 ms between runs, the GPU's 0.088-0.092 ms). Near a
-  // crossover the two engines are within 1.3x of each other. Sixteenth session, against the CPU's
-  // own products and its faster transforms for p < 2^30 (two calibrations): the product crossovers
-  // stayed; transforms for p < 2^32 moved to 4096 (CPU 0.034 / 0.048 ms at 2048 words against the
-  // GPU's 0.038 / 0.045: with 2048 the worse run chose 1.12x the faster engine, with 4096 1.07x).
-  // Seventeenth session, against the CPU's AVX-512 butterflies (one calibration): products over an
-  // NTT prime p < 2^32 moved to 4095 (CPU 0.080 ms at 2047 against the GPU's 0.100; 0.137 against
-  // 0.122 at 4095), and transforms for p < 2^17 to 4096 (0.040 against 0.050 ms at 2048); with the
-  // old values those two chose 1.25x the faster engine. The other nine measured as they were.
-  // Eighteenth session, against the CPU's pool of workers and packed tables (four calibrations):
-  // transforms of 4096 words for p < 2^32 took the CPU 0.86-1.09 times the GPU's time (three runs
-  // of four faster), for p < 2^17 0.86-1.00; both now 8192, where the worst run chooses 1.09x the
-  // faster engine instead of 1.16x. The other nine stayed.
-  // Twenty-seventh session: Z[x] products of 64-bit coefficients, every prime in one launch, took
-  // the GPU 0.20 ms at length 1023 against FLINT's 0.25-0.40 (0.16 against 0.11-0.16 at 511): 1023.
+  // integer factor) sent to the GPU, per GpuOperation. The defaults are `cas --calibrate`'s choices
+  // on the H100 host (uniform operands of the full length), against the CPU side as it is: AVX-512
+  // transforms on the pool of workers, FLINT below the CPU's own crossovers. They depend on the
+  // GPU, on the host's cores and on the size of p (FLINT's products pack small residues):
+  //   p >= 2^32:         NTT prime 1023, CRT 2047, transform 1024
+  //   2^17 <= p < 2^32:  NTT prime 4095, CRT 2047, transform 8192
+  //   p < 2^17:          NTT prime 4095, CRT 4095, transform 8192 (measured at 65537 and 45119)
+  //   Z[x] (64-bit coefficients) 1023; integers 2^17 bits.
+  // Near a crossover the two engines are within 1.3x of each other (products modulo 998244353
+  // of length 4095: CPU 0.137 ms, GPU 0.122). Each default with the figure that placed it:
+  // docs/measurements.md, "GPU crossovers of the dispatcher".
   size_t length[gpu_operation_count] = {1023, 2047, 1024, 1023, size_t{1} << 17, 4095, 2047, 8192, 4095, 4095, 8192};
   // The longest shorter operand whose CPU product stays with FLINT, per ShortOperandClass:
   // measured by `cas --calibrate` (with or without a GPU), by default the class's limit divided by
@@ -107,7 +87,9 @@ struct Crossovers {
       short_operand_default(ShortOperandClass::Crt),        short_operand_default(ShortOperandClass::Z)};
   // The exponent e of z_product_weight: a Z[x] product's length counts ((bits_a + bits_b) / 128)^e
   // times against product.z. `cas --calibrate` fits it to Z[x] products with 1000- and 4000-bit
-  // coefficients (calibrate.hpp: fitted_z_weight_exponent); by default 2/3 (twenty-seventh session).
+  // coefficients (calibrate.hpp: fitted_z_weight_exponent; 0.72 on the H100 host); by default 2/3,
+  // which chooses within 10% of the better engine at 28 points from 32 to 2048 terms and 64 to 4000
+  // bits: docs/measurements.md, "Dispatcher weights for Z[x] products, powers and large moduli".
   double z_weight_exponent = 2.0 / 3.0;
   std::string origin = "defaults";  // or the config file it was read from
 };
@@ -130,15 +112,14 @@ void set_crossovers(const Crossovers& c);
 // Whether `op` of this length goes to the GPU under the current mode and crossovers.
 bool use_gpu(GpuOperation op, size_t length);
 
-// The length a Z[x] product of `length` coefficients counts as against product.z's crossover,
-// which `cas --calibrate` measures with 64-bit coefficients: length * ((bits_a + bits_b) / 128)^e
-// for larger ones (bits_a, bits_b: the operands' largest coefficients), never less than length;
-// e is the crossovers' z_weight_exponent (2/3 unless calibrated) or the one given.
-// FLINT's time grows with the coefficients' size faster than the GPU's, whose primes run in one
-// launch and whose reconstruction takes a warp a coefficient. On the H100 (twenty-seventh
-// session, in cas) FLINT and the GPU broke even near 700 coefficients of 64 bits, 180 of 300,
-// 110 of 1000 and 64 of 4000 bits: as bits^-0.6 to bits^-0.9, where a square root (the first
-// rule) sent 255 coefficients of 1000 bits to FLINT at 1.18x the GPU's time.
+// The length a Z[x] product of `length` coefficients counts as against product.z's crossover, which
+// `cas --calibrate` measures with 64-bit coefficients: length * ((bits_a + bits_b) / 128)^e for
+// larger ones (bits_a, bits_b: the operands' largest coefficients), never less than length; e is
+// the crossovers' z_weight_exponent (2/3 unless calibrated) or the one given. FLINT's time grows
+// with the coefficients' size faster than the GPU's, whose primes run in one launch and whose
+// reconstruction takes a warp a coefficient: on the H100 host the two break even near 700
+// coefficients of 64 bits, 180 of 300, 110 of 1000 and 64 of 4000 bits, as bits^-0.6 to bits^-0.9
+// (docs/measurements.md, "Dispatcher weights for Z[x] products, powers and large moduli").
 size_t z_product_weight(size_t length, unsigned long bits_a, unsigned long bits_b);
 size_t z_product_weight(size_t length, unsigned long bits_a, unsigned long bits_b, double exponent);
 
@@ -147,32 +128,25 @@ size_t z_product_weight(size_t length, unsigned long bits_a, unsigned long bits_
 bool short_operand_stays_with_flint(ShortOperandClass c, size_t shorter_length);
 
 // On the CPU, products in Z/pZ[x] (p a word) go to cas's own NTT (ntt_product_cpu.hpp) instead of
-// FLINT's nmod_poly_mul from a product length that depends on the size of p and on whether one
+// FLINT's nmod_poly_mul from a product length that depends on the size of p, on whether one
 // transform modulo p does (p prime, 2^k | p - 1 for the transform length 2^k) or two or three CRT
 // primes are needed, and on whether the transforms' butterflies run on AVX-512 vectors here
-// (ntt_cpu_lanes.hpp). Measured on the 2-core development machine and the H100 machine's host
-// (README.md, sixteenth and seventeenth sessions): below these lengths both engines run on one
-// core, so the crossovers are the machine's single-core ratio and are not calibrated per machine.
+// (ntt_cpu_lanes.hpp); cpu_ntt_crossover has the table. Below these lengths both engines run on
+// one core, so the crossovers are a single-core ratio and are not calibrated per machine
+// (cas-bench-cpu: docs/measurements.md, "CPU transform products against FLINT by class of prime").
 size_t cpu_ntt_crossover(bool one_transform, std::uint64_t p);
 bool use_cpu_ntt(bool one_transform, std::uint64_t p, size_t length);
 // Products in Z[x] on the CPU go through the primes of multimodular.hpp and those transforms
 // instead of FLINT's fmpz_poly_mul from this product length, while the primes are at most
 // cpu_crt_most_primes_z(length): Garner's work per coefficient is quadratic in their number,
-// FLINT's Kronecker substitution's about linear in the bits, so longer results pay for more primes.
-// Development machine, sixteenth session: from 2^14 - 1 coefficients the primes won at every
-// coefficient size measured, 1.3x (16 and 64 bits) to 2.3x (256 bits); with 33 primes (1000-bit
-// coefficients) 1.7x. Below 2^14 they lost for small (16 bits: 0.9x at 2^12) or large coefficients
-// (1000 bits: 0.5x at 2^13). Twenty-second session, FLINT's time / the primes', by result length:
-// products with 52 primes 1.9x at 2^14, 2.2-2.8x from 2^16; 78 primes 0.93x at 2^14, 1.8-2.0x from
-// 2^16; 104 primes 0.53x at 2^14, 1.2-1.6x from 2^16; 156 primes 0.62x at 2^15, 1.1x at 2^17.
-// Fifth powers (2^10 to 2^14 coefficients, results of 5 times that): 42 primes 1.2x at 5 2^10,
-// 2.5-2.8x from 5 2^12; 66 primes 0.65x at 5 2^10, 1.9-2.2x from 5 2^12; 98 primes 0.8-0.9x at
-// 5 2^11 and 5 2^12, 1.5x at 5 2^14; 130 primes 0.55x, 0.55x, 1.4x. On the H100 machine's 16 cores
-// (one run each) the primes, which use every core where FLINT uses one, won more: products with 78
-// primes 1.56x at 2^14, 104 and 156 primes 0.83x and 0.57x there, 156 and 208 primes 3.5x at 2^16,
-// 310 primes 0.86x at 2^15; fifth powers (one transform per prime against FLINT's squarings) with
-// 66 primes 1.4x at 5 2^10 and 3.0x at 5 2^11, 98 primes 2.8-3.4x at 5 2^11 and 5 2^12, 130
-// primes 2.0x at 5 2^12 and 7.4x at 5 2^13, 195 primes 3.2x at 5 2^13.
+// FLINT's Kronecker substitution's about linear in the bits, so longer results pay for more primes,
+// and more cores (which the primes use and FLINT does not) for more still. From 2^14 - 1
+// coefficients the primes win at every coefficient size of cas-bench-cpu on two cores, 1.3x (16
+// and 64 bits) to 2.3x (256 bits); below, they lose for small or large coefficients (16 bits: 0.9x
+// at 2^12). Powers, one transform per prime against FLINT's repeated squarings, pay from shorter
+// results (f^3 of 2^10 coefficients of 64 bits: 0.54 against FLINT's 1.17 ms). The limits by
+// primes, length and cores: docs/measurements.md, "Z[x] products and powers through primes on the
+// CPU against FLINT".
 constexpr size_t cpu_crt_crossover_z = 16383;
 constexpr size_t cpu_crt_power_crossover_z = 2047;
 // Products: 40 primes, 64 from a result of 2^14 - 1 coefficients, 128 from 2^16 - 1; on 8 cores
@@ -185,22 +159,21 @@ size_t cpu_crt_most_primes_power_z(size_t length);
 // length n on the CPU (multimodular.hpp: convolve_with_primes) instead of one product folded
 // modulo x^n -+ 1 (of length 2n - 1: FLINT's, or through the primes from cpu_crt_crossover_z) from
 // this n, which grows with the number of primes: Garner's work per entry is quadratic in it,
-// FLINT's Kronecker substitution's about linear. Development machine, twenty-second session, the
-// first n where the primes won (2^9..2^13, coefficients of 8 to 1000 bits): 2^10 with 1 prime (8 bits;
-// 1.2x) to 17 primes (500 bits; 0.98x, 1.2x at 2^11), 2^11 with 24 (700 bits; 1.2x), 2^13 with 33
-// (1000 bits; 1.4x, 0.7x at 2^12); up to 3-4x in between (128 bits: 2^10-2^12).
+// FLINT's Kronecker substitution's about linear. 1024 up to 16 primes, 2048 up to 24, 8192 beyond
+// (33 primes, 1000-bit entries: 1.4 times as fast as the folded product at 2^13, 0.7 times at
+// 2^12): docs/measurements.md, "Convolutions through the primes' transforms of length n on the
+// CPU".
 size_t cpu_crt_convolution_from_z(size_t primes);
 // Where the GPU would take the product, it takes the convolution instead (folded on the device:
-// multimodular.hpp, convolve_through_product): on the H100 machine, against these transforms on
-// its 16 cores, 2^12..2^20 entries (twenty-second session, two rounds): 0.93-1.8x with 1 or 2
-// primes (20 and 40-bit entries), 1.03-2.2x with 4 (100 bits), 1.46-2.1x with 6 (160 bits); at
-// 2^22 0.92-1.5x.
+// multimodular.hpp, convolve_through_product), whatever the number of primes: against these
+// transforms on 16 cores it is 0.93-1.8 times as fast with 1 or 2 primes, 1.46-2.1 times with 6
+// (docs/measurements.md, "Convolutions on the device").
 // Over a word-size Z/pZ without the roots of unity of order n (2n for negaconvolve), the same
 // from this power-of-two n (ntt_product_cpu.hpp: convolve_words_cpu_ntt), instead of a product
-// folded. Development machine, twenty-second session, p = 10^9 + 7, 2^61 - 1, 2^64 - 59: cyclic
-// 0.95-1.27x at 2^9, 1.4-1.9x at 2^10, 2.0-2.5x at 2^20; negacyclic (whose weights cost three
-// more products an entry and prime; measured while they still took passes of their own)
-// 0.77-1.01x at 2^9, 0.96-1.37x at 2^10, 1.24-1.43x at 2^11, 1.5-1.7x at 2^20.
+// folded. The negacyclic weights cost three more products an entry and prime, which moves its n
+// up (cyclic 1.4-1.9 times as fast as the folded product at 2^10, negacyclic 1.24-1.43 times at
+// 2^11): docs/measurements.md, "Convolutions through the primes' transforms of length n on the
+// CPU".
 constexpr size_t cpu_crt_convolution_from_words(bool negacyclic) { return negacyclic ? 2048 : 1024; }
 
 std::string crossover_config_path();

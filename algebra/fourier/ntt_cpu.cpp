@@ -19,14 +19,13 @@ namespace {
 
 // Sub-transforms of this many words (32 KiB, with their twiddles well inside a core's L2) run
 // their stages one after the other; a longer one is two halves and one combining stage, so each
-// stage below the top few works on data in the cache. Before, every stage swept the whole array
-// (2^22 words: 22 sweeps over 32 MiB).
+// stage below the top few works on data in the cache, rather than every stage sweeping the whole
+// array (2^22 words: 22 sweeps over 32 MiB).
 constexpr std::size_t leaf_words = std::size_t{1} << 12;
-// Transforms of fewer words stay on one thread. When every call started its threads (tens of
-// microseconds each), two threads were slower up to 2^17 words on the 2-core development machine;
-// on the pool of workers (parallel.hpp), from 2^16 words they are faster there: modulo a 62-bit
-// prime 2^16 0.50 -> 0.38-0.49 ms, 2^17 1.04-1.10 -> 0.72-0.79, 2^18 1.5-1.7 -> 1.38-1.46 (the
-// passes that reduce below p take this grain too), modulo 998244353 the same or faster.
+// Transforms of fewer words stay on one thread. On the pool of workers (parallel.hpp) two threads
+// are faster from 2^16 words (modulo a 62-bit prime on two cores: 0.38-0.49 ms against 0.50 on one
+// thread; docs/measurements.md, "The CPU transform's twiddle tables and threads"). The passes that
+// reduce below p take this grain too.
 constexpr std::size_t parallel_words = std::size_t{1} << 16;
 
 // Harvey's lazy butterflies need 4p < 2^64; FLINT's Shoup products need p < 2^63. Below 2^30 the
@@ -53,8 +52,9 @@ ulong companion(ulong w, ulong p, Arithmetic arithmetic) {
 }
 
 // The powers of the last stage come in chunks on several threads, each chunk stepping by a Shoup
-// product from its own first power (one chain of nmod_mul took 43 ms for 2^21 powers); the other
-// stages take every second entry of the stage above.
+// product from its own first power (one chain of nmod_mul takes 43 ms for 2^21 powers:
+// docs/measurements.md, "The CPU transform's twiddle tables and threads"); the other stages take
+// every second entry of the stage above.
 // Narrow twiddles carry their companion in their top half (lazy_shoup32 takes them so), Lazy and
 // Shoup ones beside them in pre.
 void fill_stage_twiddles(Words& tw, Words& pre, std::size_t n, ulong w, const nmod_t& mod, Arithmetic arithmetic) {
@@ -80,7 +80,8 @@ void fill_stage_twiddles(Words& tw, Words& pre, std::size_t n, ulong w, const nm
 
 // With AVX-512, the butterflies below 2^62 (Harvey's lazy ones: values below 4p until the end) run
 // on vectors (ntt_cpu_lanes.hpp); this tag names them by their kind. Without it, the scalar ones
-// below run: the lanes' 64-bit products, emulated on AVX2, were 2.3-2.9 times as slow.
+// below run: the lanes' 64-bit products, emulated on AVX2, take 2.3-2.9 times their time
+// (docs/measurements.md, "The CPU transform's butterflies and passes").
 template <lanes::Kind K>
 struct LaneButterfly {
   ulong p;
@@ -216,8 +217,9 @@ CAS_NARROW_CLONES void narrow_dif_butterflies(ulong* __restrict x, ulong* __rest
 // Blocks shorter than this run the scalar butterflies.
 constexpr std::size_t narrow_vector_from = 16;
 
-// GCC's -O3 (-fsplit-paths) duplicated the nmod butterfly's reduction into branches the CPU
-// mispredicts: the transform modulo 2^64 - 2^32 + 1 took 196 ms at 2^22 instead of 85 ms.
+// GCC's -O3 (-fsplit-paths) duplicates the nmod butterfly's reduction into branches the CPU
+// mispredicts: the transform modulo 2^64 - 2^32 + 1 at 2^22 takes 196 ms with it, 85 ms without
+// (docs/measurements.md, "The CPU transform's butterflies and passes").
 #if defined(__GNUC__) && !defined(__clang__)
 #define CAS_NO_SPLIT_PATHS __attribute__((optimize("no-split-paths")))
 #else
@@ -280,7 +282,8 @@ void stage(const LaneButterfly<K>& butterfly, ulong* a, std::size_t n, std::size
 // the offsets [begin, end) of each block's quarters: in time q first, in frequency 2q first. The
 // vector butterflies run both in one sweep (radix 4; ntt_cpu_lanes.hpp), and so does decimation in
 // frequency here. Decimation in time here sweeps twice: its second products wait on the first
-// ones, and one sweep was 5-10% slower modulo 2^64 - 2^32 + 1 (2^12..2^22 words), even at 2^63.
+// ones, and one sweep is 5-10% slower modulo 2^64 - 2^32 + 1 (2^12..2^22 words), even at 2^63
+// (docs/measurements.md, "The CPU transform's butterflies and passes").
 template <bool Dif, class Butterfly>
 void stage_pair_in_two_sweeps(const Butterfly& butterfly, ulong* a, std::size_t n, std::size_t quarter,
                               std::size_t begin, std::size_t end, Twiddles t) {

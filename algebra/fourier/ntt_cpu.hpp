@@ -36,7 +36,7 @@ void bit_reverse_range(T* a, std::size_t n, std::size_t begin, std::size_t end) 
 // w^(j n / 2h), j < h, and its Shoup companion pre[h + j] (none above 2^63; below 2^30 packed into
 // the top half of tw[h + j] instead, half the bytes to read). The tables are Words, written only
 // where read (tw[0] never is): zero-filling two fresh arrays of 2^22 words and faulting their pages
-// in took longer than computing them.
+// in takes longer than computing them.
 class CpuTransform {
  public:
   CpuTransform(std::size_t n, ulong w, const nmod_t& mod);

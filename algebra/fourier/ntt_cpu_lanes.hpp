@@ -1,9 +1,10 @@
 #pragma once
 // The vector loops of the CPU transform (ntt_cpu.cpp), written in GCC's vector extensions on
 // eight 64-bit lanes and built for AVX-512 (x86-64-v4). On a machine without it they are not
-// called: on AVX2 the emulated 64-bit products made them 2.3-2.9 times as slow as the scalar
-// butterflies of ntt_cpu.cpp. Twiddle tables are laid out as in CpuTransform: the stage of
-// half-length h reads tw[h + j] and pre[h + j], j < h.
+// called: on AVX2 the emulated 64-bit products make them 2.3-2.9 times as slow as the scalar
+// butterflies of ntt_cpu.cpp (docs/measurements.md, "The CPU transform's butterflies and passes").
+// Twiddle tables are laid out as in CpuTransform: the stage of half-length h reads tw[h + j] and
+// pre[h + j], j < h.
 #include <flint/flint.h>
 
 #include <cstddef>
@@ -31,8 +32,9 @@ void stage_pairs(Kind kind, ulong* a, std::size_t n, std::size_t quarter, std::s
 
 // The four smallest stages over a[0, n), n a multiple of 16, in registers, one 16-word chunk at a
 // time: half-lengths 1, 2, 4 and 8 in time (the first four), 8, 4, 2 and 1 in frequency (the last
-// four). Their pairs lie inside one vector, so plain loops ran them one butterfly at a time: 60% of
-// a 4096-word transform's time.
+// four). Their pairs lie inside one vector, so plain loops would run them one butterfly at a time,
+// which takes 60% of a 4096-word transform's time (docs/measurements.md, "The CPU transform's
+// butterflies and passes").
 void small_stages(Kind kind, ulong* a, std::size_t n, const ulong* tw, const ulong* pre, ulong p);
 
 // Whether these loops can run here (an x86-64 machine with AVX-512 F/BW/CD/DQ/VL), and whether the

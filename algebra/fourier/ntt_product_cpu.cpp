@@ -26,10 +26,10 @@ namespace {
 constexpr std::size_t parallel_grain = std::size_t{1} << 16;
 // Transforms of lengths in [side_by_side_from, side_by_side_below) run side by side on threads when
 // they are independent (a product's two operands, a CRT product's primes), long enough to pay for
-// handing one to a worker. Up to 2^18 that was faster on 2 cores than one after the other, each
-// on the cores itself (ntt_cpu.cpp splits from 2^16 words), for one prime (2^16-coefficient
-// operands modulo 998244353: 0.83-0.91 against 1.02 ms); for three CRT primes it was slower
-// (9.9 against 8.4 ms).
+// handing one to a worker. Up to 2^18, for one prime, that is faster on 2 cores than one after the
+// other, each on the cores itself (ntt_cpu.cpp splits from 2^16 words): 2^16-coefficient operands
+// modulo 998244353 0.83-0.91 against 1.02 ms; for three CRT primes slower, 9.9 against 8.4 ms
+// (docs/measurements.md, "The CPU transform's twiddle tables and threads").
 constexpr std::size_t side_by_side_from = std::size_t{1} << 13, side_by_side_below = std::size_t{1} << 18;
 
 bool side_by_side(std::size_t n) { return n >= side_by_side_from && n < side_by_side_below; }
@@ -130,9 +130,10 @@ void load_residues(ulong* x, std::size_t n, const ulong* src, std::size_t count,
 
 // The inverse transform of the pointwise products y (scaled by 1/n), in bit-reversed order, into
 // out[0, length) reduced below q, weighted by psi_inverse^i (Weights) and then shifted by `shift`
-// (mod q). It runs the forward transform's tables (at w, not w^-1), which leave
-// sum_j y_j w^(ij) = c_(-i mod n) at i: the copy reads them in reverse. Building a second set of
-// tables took as long as a transform (2^20 words: 3.8 ms against 2.9 ms).
+// (mod q). It runs the forward transform's tables (at w, not w^-1), which leave sum_j y_j w^(ij) =
+// c_(-i mod n) at i: the copy reads them in reverse. A second set of tables would cost up to a
+// transform's time again (2^20 words, companions in a table of their own: 3.8 ms against a
+// transform's 2.9; docs/measurements.md, "The CPU transform's twiddle tables and threads").
 void inverse_into(ulong* out, Words& y, std::size_t length, const ResidueTransforms& t, ulong psi_inverse = 0,
                   ulong shift = 0) {
   t.forward.bit_reversed_to_natural(y.data(), CpuTransform::Output::Below4p);

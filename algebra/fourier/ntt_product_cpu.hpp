@@ -1,11 +1,12 @@
 #pragma once
 // Products and powers in Z/nZ[x], n a word, through the CPU's number-theoretic transform
-// (ntt_cpu.hpp). FLINT 2.9's nmod_poly_mul (Kronecker substitution into GMP's integer product) takes
-// 3-8 times as long from a few thousand coefficients on (README.md, sixteenth session); FLINT 3 has
-// an NTT product of its own, 2.9 does not. When n is a prime with 2^k | n - 1 for the product's
-// transform length 2^k: one transform modulo n. Otherwise the exact integer product through two or
-// three 62-bit NTT primes (min(na, nb) (n - 1)^2 < 2^(2 64 + log2 na) is below three primes'
-// product), rebuilt by Garner's CRT straight into residues mod n.
+// (ntt_cpu.hpp). FLINT 2.9's nmod_poly_mul (Kronecker substitution into GMP's integer product)
+// takes several times as long from a few thousand coefficients on (2^19-coefficient operands on two
+// cores: 3.7-17 times; docs/measurements.md, "CPU transform products against FLINT by class of
+// prime"); FLINT 3 has an NTT product of its own, 2.9 does not. When n is a prime with 2^k | n - 1
+// for the product's transform length 2^k: one transform modulo n. Otherwise the exact integer
+// product through two or three 62-bit NTT primes (min(na, nb) (n - 1)^2 < 2^(2 64 + log2 na) is
+// below three primes' product), rebuilt by Garner's CRT straight into residues mod n.
 #include <flint/nmod_vec.h>
 
 #include <cstddef>

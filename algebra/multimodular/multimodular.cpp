@@ -34,12 +34,12 @@ const char* crt_method_name(CrtMethod method) {
   return "?";
 }
 
-// Measured with `cas_unit_tests "[timing]"` on a 2-core host (FLINT 2.9, both threads), the
-// reconstruction alone of 2^16 coefficients, ms, Garner (gpu/crt_words.hpp) / product tree:
-// 3 primes 9 / 18, 6 primes 12 / 22, 9 primes 13 / 23, 14 primes 26 / 27, 33 primes 141 / 73,
-// 98 primes 1127 / 422. Garner's k^2/2 word products and limb products win while the numbers are
-// a few limbs; the product tree's subquadratic recombination from about 14 primes. (On the GPU,
-// Garner runs for every prime count: one thread per coefficient, no allocation.)
+// Garner's k^2/2 word products and limb products (gpu/crt_words.hpp) win while the numbers are a
+// few limbs; FLINT's product tree's subquadratic recombination from about 14 primes, where the two
+// are even (the reconstruction alone of 2^16 coefficients on two threads: 26 against 27 ms; 33
+// primes 141 against 73). `cas_unit_tests "[timing]"`: docs/measurements.md, "CRT reconstruction
+// on the CPU: Garner against FLINT's product tree". (On the GPU, Garner runs for every prime count:
+// no allocation.)
 CrtMethod fastest_crt_method(size_t prime_count) {
   return prime_count < 14 ? CrtMethod::Garner : CrtMethod::ProductTree;
 }
@@ -100,8 +100,9 @@ void set_from_limbs(fmpz_t out, const ulong* limbs, size_t width, bool negative)
 
 // Coefficients a thread takes at least when a loop over coefficients goes to the cores, for work
 // of about `words` words a coefficient: 4096 for a few words; wide ones in ranges of 2^15 words, so
-// that 2^12 coefficients of 4000 bits are not two ranges on two cores (H100 host, c160: the
-// 8 MB result of 2^12 x 2^12 terms of 4000 bits took 5.9 ms to become fmpz's on two threads).
+// that 2^12 coefficients of 4000 bits are not two ranges on two cores (the 8 MB result of 2^12 x
+// 2^12 terms of 4000 bits becomes fmpz's in 1.6 ms on a 16-core host, 5.9 ms as two ranges:
+// docs/measurements.md, "Host conversions of multi-modular products by coefficient ranges").
 size_t coefficient_grain(size_t words) {
   return std::clamp<size_t>((size_t{1} << 15) / std::max<size_t>(words, 1), 64, 4096);
 }
@@ -188,7 +189,8 @@ class Garner {
 };
 
 // The bits of the largest |coefficient|, in ranges on the cores: each coefficient above 62 bits
-// is a pointer to follow (2^19 of 64 bits: 5.5 ms on one core of the development machine).
+// is a pointer to follow (2^19 of 64 bits: 5.5 ms on one core; docs/measurements.md, "Integers on
+// the cores: vectors of integers and Z[x] polynomials").
 ulong max_coefficient_bits(const ZPoly& f) {
   std::mutex lock;
   ulong most = 0;

@@ -1,9 +1,9 @@
 #pragma once
 // Products in Z[x], and of huge integers, through word-size NTT primes: reduce both operands
-// modulo k primes, multiply modulo each prime on an engine (the GPU, or FLINT's nmod_poly_mul on
-// the CPU), and reconstruct every coefficient by the CRT in symmetric representation. k comes
-// from a proven bound on the product's coefficients, so the result always equals fmpz_poly_mul's
-// (resp. fmpz_mul's), on either engine.
+// modulo k primes, multiply modulo each prime on an engine (the GPU, or on the CPU cas's transforms
+// and below their crossover FLINT's nmod_poly_mul), and reconstruct every coefficient by the CRT in
+// symmetric representation. k comes from a proven bound on the product's coefficients, so the
+// result always equals fmpz_poly_mul's (resp. fmpz_mul's), on either engine.
 #include "algebra/poly/modpoly.hpp"
 #include "algebra/poly/zpoly.hpp"
 
@@ -30,7 +30,7 @@ const char* crt_method_name(CrtMethod method);
 CrtMethod fastest_crt_method(size_t prime_count);
 
 // The transform primes have 62 bits: below 2^62 the GPU's 64-bit kernels keep values lazily in
-// [0, 2p) (gpu/README.md), and a 62-bit prime carries twice the bits of a 31-bit one. The 31-bit
+// [0, 2p) (gpu/modarith.cuh), and a 62-bit prime carries twice the bits of a 31-bit one. The 31-bit
 // kernels are about twice as fast per transform (half the bytes), but the host-to-host product
 // is bound by the PCIe transfers, which take 64-bit words either way, and by the reduction and
 // the CRT on the CPU, which cost per prime: half as many primes wins end to end.

@@ -34,32 +34,30 @@ OperationDetail modular_detail(const Modulus& m, size_t length1, size_t length2)
 }
 
 // ---- the crossovers ------------------------------------------------------------------------
-// cas-bench-division --grid 1 on the development machine (twenty-third session): FLINT's divrem
-// time over Newton's for quotients and divisors of 2^5..2^14 terms. Newton won from quotients of
-// 2^7 and divisors of 2^8 terms at every modulus measured (3, 17, 65537, 998244353, 10^9 + 7,
-// 2^61 - 1, a 62-bit NTT prime, 2^64 - 59): 1.04-1.6x along those edges, 1.5-3x (CRT primes) and
-// 3-10x (one transform) from 2^10 by 2^10; below them FLINT's schoolbook division won (0.2-0.9x for
-// long quotients by short divisors). Moduli below 2^17 without the roots of unity for transforms
-// of the divisor's length (FLINT packs several residues into a word) lost with divisors from 2^13
-// terms (0.55-0.9x) until the transforms took the products: dividends from 2^18 terms (1.2-1.4x
-// modulo 3). Modulo 65537 (roots to order 2^16) Newton won 1.7-3.9x from 2^12 to 2^19 terms.
+// Word-size moduli: Newton's iteration from quotients of 2^7 and divisors of 2^8 terms, where it
+// wins at every modulus measured (3 to 2^64 - 59), 1.04-1.6x FLINT's divrem along those edges;
+// below them FLINT's schoolbook division wins (0.2-0.9x for long quotients by short divisors).
+// Moduli below 2^17 without the roots of unity for transforms of the divisor's length (FLINT
+// packs several residues into a word) stay with FLINT for divisors from 2^13 terms (0.55-0.9x)
+// up to dividends of 2^18 terms, whose cyclic products of 2^17 words and more take the transforms
+// (1.2-1.4x modulo 3).
+// cas-bench-division --grid 1: docs/measurements.md, "Newton's division in Z/pZ[x] against FLINT,
+// word-size p".
 constexpr size_t newton_quotient_from = 128, newton_divisor_from = 256;
 constexpr size_t small_modulus_bound = size_t{1} << 17, small_modulus_transforms_from = size_t{1} << 17;
-// Multi-word moduli (cas-bench-division --big-bits 127 --grid 1 on the development machine, FLINT's
-// products below 2^14 terms, the cores' CRT products above; twenty-fifth session): Newton won
-// from quotients of 2^12 and divisors of 2^9 terms (1.03-1.2x there, 1.4-1.7x at 2^14 by 2^10..
-// 2^14, 1.9x at 2^15 by 2^14 for 2^127 + 29 and 2^300 + 157); quotients of 2^11 were even
-// (0.95-1.09x), shorter ones lost (0.8-0.93x). On the H100 machine (twenty-sixth session, 2^127 +
-// 29, 2n by n terms) Newton's won from quotients of 2^11 too: 1.09x on the cores and 1.69x with
-// the GPU at 2^11 + 1 by 2^11, 1.43x with the GPU at 1537 by 1536. So from 2^11.
+// Multi-word moduli, FLINT's products below 2^14 terms and the cores' or the GPU's multi-modular
+// ones above: Newton's iteration from quotients of 2^11 terms, where it wins 1.09x on 16 cores and
+// 1.69x with the GPU (2^11 + 1 by 2^11 terms modulo 2^127 + 29) and is even on 2 cores
+// (0.95-1.09x); shorter quotients lose (0.8-0.93x). cas-bench-division --big-bits 127,300:
+// docs/measurements.md, "Newton's division and powmod modulo a multi-word p on two cores" and
+// "Division modulo a multi-word p".
 constexpr size_t big_newton_quotient_from = 2048, big_newton_divisor_from = 1024;
 // powmod: FLINT's fmpz_mod_poly_powmod_fmpz_binexp_preinv reduces through the inverse too, on its
-// own products; against it (the same bench, powmod rows, e = p) Newton's reductions on FLINT's
-// products lost at every length measured, 0.48-0.89x at 2^3..2^13 terms (2^127 + 29, 2^400 + 181),
-// and won 1.51x at 2^14, where the cores' CRT products take the squares. So they run where cas's
-// products leave FLINT's (big_newton_powmod_pays). With the GPU's products, on the H100 machine
-// (twenty-sixth session, 2^127 + 29, against FLINT's preinv powmod): 0.81x at m of 1024 terms,
-// 1.46x at 1536, 1.55x at 2048, 2.38x at 4096.
+// own products, and Newton's reductions on FLINT's products lose to it at every length (0.48-0.89x
+// at 2^3..2^13 terms). So they run where cas's products leave FLINT's (big_newton_powmod_pays):
+// from squares of 16383 terms on the cores (1.51x at m of 2^14 terms), and with the GPU's products
+// from m of 1536 terms (1.46x; 0.81x at 1024). docs/measurements.md, "Newton's division and powmod
+// modulo a multi-word p on two cores" and "Division modulo a multi-word p".
 constexpr size_t big_newton_powmod_from = 1536;
 
 // x modulo x^n - 1 (its terms summed by their index mod n): min(length, n) terms.
@@ -194,7 +192,7 @@ size_t quotient_split(size_t nq) {
 // The low nq terms of t i for t[0, nq) and i[0, nq) (more words may follow in the result). Split
 // at P (quotient_split): t0 i0 (the first P terms of each) is exact modulo x^2P - 1, and terms P..nq
 // add the low s terms of t1 i0 + t0 i1: transforms of 2P words and two short products instead of
-// transforms of 4P words (past the length one prime allows, 2^23 modulo 998244353, those took two
+// transforms of 4P words (past the length one prime allows, 2^23 modulo 998244353, those take two
 // CRT primes).
 Words low_terms_of_product(const ulong* t, const ulong* i, size_t nq, CyclicProducts& product) {
   const size_t P = quotient_split(nq);
@@ -261,11 +259,10 @@ bool newton_goes_to_gpu(size_t length1, size_t length2, ulong p, size_t compared
 // A division's largest product is rev(f) i (nq by nq terms), or for a short quotient the
 // remainder's q b (min(nq, nb - 1) by nb - 1). It goes to the GPU from twice the products'
 // crossover: its 2 log2(nq) products there each pay their launches, where the cores take cyclic
-// products of half a product's length. On the H100 machine (twenty-third session) at the
-// products' crossover the GPU lost by 23-62% (divisions of 2^10 terms modulo a 62-bit NTT prime,
-// of 2^11 modulo 10^9 + 7 and 2^61 - 1), from twice it the GPU won (7% to 1.4x there, more above).
-// powmod, whose steps are all of one size, keeps the products' crossover: there the GPU won by
-// 1.5-2x already at the crossover (2^10 terms modulo the 62-bit prime, 2^11 modulo 10^9 + 7).
+// products of half a product's length. At the products' crossover the device division loses to
+// 16 cores by 23-62%, from twice it wins (1.07-1.4x there). powmod, whose steps are all of one
+// size, keeps the products' crossover, where the device already wins 1.5-2x. cas-bench-division:
+// docs/measurements.md, "Division and powmod on the GPU against the cores near the crossover".
 bool division_goes_to_gpu(size_t nq, size_t nb, ulong p) {
   if (nb < 2) return false;
   const size_t longer = std::max(nq, nb - 1);
@@ -546,16 +543,12 @@ bool big_newton_powmod_pays(size_t modulus_length, const Modulus& m) {
 }
 
 // powmod modulo a word p >= 2^17: the length of m from which Newton's reductions beat FLINT's
-// powmod with its inverse precomputed, by the bits of p (cas-bench-division --lengths 64,96,
-// ..., 512, twenty-sixth session; e = p). On the development machine, up to 32 bits Newton's won
-// 1.06-1.14x from 128 terms (0.91-0.92x at 96). Above, FLINT's products of p's residues slow down
-// there by steps whose length grows with p's size, and Newton's won from the step on: 1.26-1.31x
-// at 256 for 40-47 bits (0.83-0.87x at 192 from 44 bits), 1.25-1.30x at 320 for 50-55 bits
-// (0.82-0.90x at 256), 1.28-1.38x at 384 for 57-61 bits (0.81-0.90x at 320), 1.31-1.32x at 448
-// for 63-64 bits (0.89-0.92x at 384). On the H100 machine's host FLINT's steps come earlier:
-// 1.11x at 256 for 50 bits, 1.07x at 320 for 61 bits, 1.25-1.28x at 320-384 for 64 bits. 63-64
-// bits take 384 as 57-62 do: 0.9x on the one, 1.28x on the other. (One-transform primes win
-// earlier, a 62-bit one 1.43x at 320: not used.)
+// powmod with its inverse precomputed, by the bits of p. FLINT's products of p's residues slow
+// down by steps at lengths that grow with p's size, and Newton's reductions win from the step on:
+// from 128 terms up to 32 bits (1.06-1.14x), 256 up to 48 bits, 320 up to 56, 384 above. For 63-64
+// bits 384 is a compromise between machines: 0.9x there on 2 cores (1.31x from 448), 1.28x on 16.
+// cas-bench-division --lengths: docs/measurements.md, "powmod modulo a word-size p: Newton's
+// reductions against FLINT by the size of p".
 namespace {
 size_t newton_powmod_from(ulong n) {
   const unsigned bits = FLINT_BIT_COUNT(n);

@@ -43,7 +43,8 @@ void require_invertible_lead(const ModPoly& b, const char* what) {
 namespace {
 
 // Word-size p only: above 64 bits each residue is an integer made on a worker and freed on the
-// main thread, and 2^20 of them took 39 ms against FLINT's 33 ms on one thread (mod 2^127 - 1).
+// main thread, and 2^20 of them take 39 ms against FLINT's 33 ms on one thread (mod 2^127 - 1:
+// docs/measurements.md, "Integers on the cores: vectors of integers and Z[x] polynomials").
 void reduce_on_cores(ModPoly& r, const fmpz* coeffs, size_t n) {
   const nmod_t mod = r.modulus()->nmod();
   ulong* out = r.nmod()->coeffs;
@@ -298,7 +299,8 @@ bool is_monomial(const ModPoly& a, Fmpz& c) {
 namespace {
 
 // f(c x^k) = sum f_i c^i x^(i k), k >= 1: one pass. FLINT 2.9 composes over Z/pZ by the general
-// method whatever g is: f(x^2) for 40000 coefficients took 12 s (Z[x] has the shortcut).
+// method whatever g is (Z[x] has the shortcut): f(x^2) for 40000 coefficients takes it 12 s, the
+// pass 1 ms (docs/measurements.md, "compose(f, c x^k) over Z/pZ: FLINT 2.9 against one pass").
 ModPoly compose_with_monomial(const ModPoly& f, const fmpz_t c, slong k) {
   ModPoly r(f.modulus());
   r.fit_length(f.degree() * k + 1);
@@ -330,7 +332,8 @@ namespace {
 
 // r = base^e mod m (base reduced, len m >= 2) by FLINT's powering with the inverse of rev(m)
 // computed once (its plain powmod divides afresh at every step: 2-3 times slower at 2^8..2^12
-// coefficients); x^e by its own sliding window of shifts.
+// coefficients, docs/measurements.md, "powmod modulo a word-size p: Newton's reductions against
+// FLINT by the size of p"); x^e by its own sliding window of shifts.
 void powmod_nmod_preinv(ModPoly& r, const ModPoly& base, const fmpz_t e, const ModPoly& m) {
   nmod_poly_t inverse;
   nmod_poly_init_mod(inverse, m.modulus()->nmod());
@@ -345,7 +348,9 @@ void powmod_nmod_preinv(ModPoly& r, const ModPoly& base, const fmpz_t e, const M
   nmod_poly_clear(inverse);
 }
 
-// The same for a multi-word modulus: fmpz_mod_poly_powmod_fmpz_binexp divides afresh at every step.
+// The same for a multi-word modulus: fmpz_mod_poly_powmod_fmpz_binexp divides afresh at every step
+// (1.7-3.3 times slower at 2^6..2^13 terms: docs/measurements.md, "Newton's division and powmod
+// modulo a multi-word p on two cores").
 void powmod_big_preinv(ModPoly& r, const ModPoly& base, const fmpz_t e, const ModPoly& m) {
   const fmpz_mod_ctx_struct* ctx = m.ctx();
   fmpz_mod_poly_t inverse;

@@ -13,8 +13,9 @@ namespace cas {
 
 // f mod p, and back: lift(f) with coefficients in 0..p-1, or centred in (-p/2, p/2]. Long
 // polynomials (from 2^15 coefficients; f mod p for word-size p) are converted in ranges on the
-// cores: one thread took 9.5 ms for 2^20 coefficients of 64 bits mod 998244353 each way on the
-// development machine, 48 ms for the lift mod 2^127 - 1. Lifts are marked as made on the cores.
+// cores: on one thread 2^20 coefficients of 64 bits take 9.5 ms mod 998244353 each way, 48 ms for
+// the lift mod 2^127 - 1 (docs/measurements.md, "Integers on the cores: vectors of integers and
+// Z[x] polynomials"). Lifts are marked as made on the cores.
 ModPoly modpoly_from_fmpz_poly(const fmpz_poly_struct* f, const ModulusPtr& m);
 ZPoly lifted(const ModPoly& f, bool centred);
 // One residue w of a word-size p lifted: w, or for the centred lift w - p when w > p/2 (then

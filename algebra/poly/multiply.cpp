@@ -54,9 +54,9 @@ size_t shorter_length(const Poly& a, const Poly& b) {
 
 // ---- products by a constant ------------------------------------------------------------
 // A product by a constant c (an operand of length 1) is c times every coefficient of the other,
-// in ranges on the cores. Sent by its length to a transform or the GPU, it took far longer (in cas
-// on the H100's host, 2^20 coefficients: Z[x] 26-27 against 8.3-9.6 ms; mod 998244353 4.0-4.5 ms
-// on the CPU and 0.8-1.1 ms on the GPU, against 0.17-0.22 ms).
+// in ranges on the cores. Sent by its length to a transform or the GPU, it would take far longer
+// (2^20 coefficients mod 998244353 on 16 cores: 0.17-0.22 ms, against 4.0-4.5 ms through a
+// transform; docs/measurements.md, "Products by a constant and by a short operand").
 constexpr size_t scaling_grain = size_t{1} << 14;
 
 bool is_constant_product(slong length_a, slong length_b) {
@@ -151,9 +151,9 @@ std::optional<ModPoly> multiply_big_modulus_on_gpu(const ModPoly& a, const ModPo
 
 // Whether a product in Z/pZ[x] for p above 64 bits goes through the primes on the CPU (as a Z[x]
 // product): from their crossover, while few primes do; the coefficients lifted to 0..p-1 need at
-// most 2 bits(p) + ceil(log2(min(len a, len b))) bits. Measured on the development machine from
-// 2^14 coefficients: 1.4x (80-bit p, 3 primes) to 1.6x (521 bits, 18 primes) fmpz_mod_poly_mul,
-// 2.1-2.7x at 2^18.
+// most 2 bits(p) + ceil(log2(min(len a, len b))) bits. From 2^14 coefficients they win 1.4x (80-bit
+// p, 3 primes) to 1.6x (521 bits, 18 primes) against fmpz_mod_poly_mul on two cores:
+// docs/measurements.md, "Products modulo a multi-word p through primes on the CPU".
 bool big_modulus_cpu_primes_take(const Modulus& m, size_t length, size_t shorter) {
   if (m.word_size() || length < cpu_crt_crossover_z || short_operand_stays_with_flint(ShortOperandClass::Z, shorter))
     return false;
@@ -194,10 +194,9 @@ constexpr size_t most_primes_for_few_coefficients = 384;
 
 // Whether the GPU's reconstruction pays for a result of `length` coefficients of at most
 // `result_bits` bits, in auto mode: with more primes than the warps take, only from twice as many
-// coefficients as primes. H100, c170 (best of three in cas, two operands of n terms): 16000-bit
-// coefficients (about 520 primes) took the GPU 24 ms from n = 2 to 16 (FLINT 0.08-1.4 ms) and 41 ms
-// at 256 (FLINT 30); 64000 bits (2070 primes) 418-684 ms (FLINT 0.5-189). 8000 bits (260 primes,
-// warps) 0.59-4.1 ms, faster than FLINT from n = 16.
+// coefficients as primes. Beyond the warps the GPU's Garner costs k^2 / 2 dependent steps a
+// coefficient (16 terms of 16000 bits, about 520 primes: 24 ms against FLINT's 2.3):
+// docs/measurements.md, "Dispatcher weights for Z[x] products, powers and large moduli".
 bool gpu_reconstruction_pays(size_t length, ulong result_bits) {
   if (gpu_mode() != GpuMode::Auto) return true;
   const size_t primes = static_cast<size_t>(result_bits / (multimodular_prime_bits - 1) + 1);
@@ -205,8 +204,9 @@ bool gpu_reconstruction_pays(size_t length, ulong result_bits) {
 }
 
 // Whether a product in Z/pZ[x] for p above 64 bits of `length` terms goes to the GPU: as the Z[x]
-// product of coefficients below p that it is, its length weighed by their size (z_product_weight),
-// where the length alone sent 255 terms modulo a 521-bit p to FLINT.
+// product of coefficients below p that it is, its length weighed by their size (z_product_weight):
+// by the length alone 256 terms modulo 2^521 - 1 would stay with FLINT at 0.88 ms against the GPU's
+// 0.35 (docs/measurements.md, "Dispatcher weights for Z[x] products, powers and large moduli").
 bool big_modulus_goes_to_gpu(const Modulus& m, size_t length) {
   const unsigned long bits = fmpz_bits(m.value());
   return use_gpu(GpuOperation::ProductZ, z_product_weight(length, bits, bits)) &&
@@ -457,11 +457,11 @@ std::optional<ZPoly> power_z_on_cpu_primes(const ZPoly& a, ulong e) {
 
 namespace {
 // The least weight a power's length takes: FLINT's powering slows with e faster than its
-// coefficients grow. H100, c171 (best of five in cas, against the GPU): with 64-bit coefficients
-// FLINT broke even near 260 result coefficients for cubes and 100 for 5th powers (64 terms to the
-// 5th: 0.72 against 0.10 ms), where the coefficients' size alone weighed them 1.3x and 1.8x; so
-// 1.5 (e - 1)^1.4, which the size overtakes from about 300 bits, and no more than at e = 5 (the
-// most measured; (x + 1)^20 stays with FLINT).
+// coefficients grow. With 64-bit coefficients FLINT breaks even with the GPU near 260 result
+// coefficients for cubes and 100 for 5th powers, where the coefficients' size alone weighs them
+// 1.3x and 1.8x; so 1.5 (e - 1)^1.4, which the size overtakes from about 300 bits, and no more
+// than at e = 5, the largest measured ((x + 1)^20 stays with FLINT). docs/measurements.md, "Z[x]
+// powers: FLINT's break-even with the GPU by exponent".
 double least_power_weight(ulong e) {
   const double steps = static_cast<double>(std::min<ulong>(e - 1, 4));
   return 1.5 * std::pow(steps, 1.4);
@@ -469,9 +469,9 @@ double least_power_weight(ulong e) {
 
 // Whether a^e (a result of `length` coefficients) goes to the GPU: its length weighed as a
 // product's whose coefficients are as large as the power's, e bits(a) (z_product_weight with half
-// of that on each side), and at least by least_power_weight. By the length alone, powers stayed
-// with FLINT at up to 16 times the GPU's time (H100, c170, best of five in cas: 256 terms of 4000
-// bits cubed 33.7 against 2.0 ms, 128 of 1000 bits to the 5th 8.9 against 0.92).
+// of that on each side), and at least by least_power_weight. By the length alone powers would stay
+// with FLINT at up to 17 times the GPU's time (256 terms of 4000 bits cubed: 33.7 against 1.96 ms;
+// docs/measurements.md, "Dispatcher weights for Z[x] products, powers and large moduli").
 bool z_power_goes_to_gpu(const ZPoly& a, ulong e, size_t length) {
   if (!use_gpu(GpuOperation::ProductZ, SIZE_MAX)) return false;
   const unsigned long half = static_cast<unsigned long>(e) * largest_coefficient_bits(a) / 2;

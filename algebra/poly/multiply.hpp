@@ -1,7 +1,7 @@
 #pragma once
 // Polynomial products and powers: the one place that decides which engine
-// runs a multiplication (FLINT now; the GPU engine joins here), so that the
-// interpreter never knows.
+// runs a multiplication (FLINT, cas's transforms and primes on the cores, or
+// the GPU engine), so that the interpreter never knows.
 #include "algebra/poly/modpoly.hpp"
 #include "algebra/poly/zpoly.hpp"
 

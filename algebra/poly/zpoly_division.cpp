@@ -147,14 +147,13 @@ std::optional<ZPoly> quotient_through_primes(QuotientResidues& residues, ulong e
 
 }  // namespace
 
-// cas-bench-zdivision --grid 1 on the development machine (two cores, no GPU; twenty-sixth session):
-// FLINT's divrem time over ours for quotients and divisors of 2^6..2^14 terms, f = g h with
-// coefficients of 4..2048 bits. Divisors below 2^8 terms lost everywhere but a few cells (each
-// prime's division is FLINT's there, 0.3-1.2x). From 2^8, with a quotient at least half as long,
-// ours won 1.1-4x once the quotient's coefficients had 32 bits or more (f h of 32..2048 bits);
-// longer divisors (4x the quotient) won for some sizes only (0.7-1.6x). Small coefficients keep
-// FLINT's Kronecker products cheap: quotients of about 22 bits (16-bit g and h) won from 2^12 by
-// 2^12 terms (1.08-1.7x; 0.6-0.94x below), of about 10 bits from 2^13 by 2^13 (1.05x).
+// Through primes from quotients and divisors of 2^8 terms, the divisor at most twice the quotient's
+// length, once the quotient's coefficients have 32 bits or more: 1.1-4x FLINT's divrem there on
+// two cores without a GPU. Below 2^8 each prime's division is FLINT's, and FLINT's own wins; longer
+// divisors win for some sizes only (0.7-1.6x). Small coefficients keep FLINT's Kronecker products
+// cheap: quotients under 32 bits from 2^12 terms (about 22 bits: 1.08-1.7x), under 16 bits from
+// 2^13 (about 10 bits: 1.05x). cas-bench-zdivision --grid 1: docs/measurements.md, "Division in
+// Z[x] through primes against FLINT on two cores".
 bool division_through_primes_pays(size_t f_length, size_t g_length, ulong f_bits, ulong g_bits) {
   if (g_length < 2 || f_length < g_length) return false;
   const size_t quotient_length = f_length - g_length + 1;

@@ -1,8 +1,9 @@
 #pragma once
 // A cache of the values used last, bounded by their bytes in all and by their number: the CPU
-// transforms' twiddle tables, which take about as long to build as a transform (2^20 words modulo
-// 998244353: 4.5 ms against 3.9 ms, most of it page faults on 16 MiB of fresh memory), so that a
-// loop of products of one size, or a Z[x] product's primes product after product, builds them once.
+// transforms' twiddle tables, which take up to a transform's time to build, most of it page faults
+// on fresh memory (docs/measurements.md, "The CPU transform's twiddle tables and threads"), so that
+// a loop of products of one size, or a Z[x] product's primes product after product, builds them
+// once.
 // Values are shared: a caller holds its own reference, and an eviction never frees a value in use.
 #include <algorithm>
 #include <cstddef>

@@ -46,10 +46,10 @@ class Pool {
       const std::lock_guard<std::mutex> hold(mutex_);
       open_.push_back(&job);
     }
-    // Every worker, even for two tasks: waking only as many as a call has tasks for made one call of
-    // two ranges half as dear on the H100's 16-core host (cas-bench-cpu --pool 1: 28-33 -> 12-16 us),
-    // yet products on the CPU 3-20% slower (a Z[x] product of 2^12 coefficients 43%): workers woken
-    // by every call are awake for the next one, whose tasks may be more.
+    // Every worker, even for two tasks: workers woken by every call are awake for the next one,
+    // whose tasks may be more. Waking only as many as a call has tasks for halves what one call of
+    // two ranges costs (cas-bench-cpu --pool 1), yet makes products on 16 cores 3-20% slower (a
+    // Z[x] product of 2^12 coefficients 43%): docs/measurements.md, "The pool of workers".
     work_to_do_.notify_all();
     for (std::size_t t; take(job, t);) finish(job, t);
     std::unique_lock<std::mutex> hold(mutex_);

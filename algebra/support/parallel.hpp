@@ -1,9 +1,9 @@
 #pragma once
 // Work split over the machine's cores, for passes over large arrays (transforms, CRT
-// reconstruction, packed vector arithmetic), by a pool of threads started once: starting a thread
-// a call cost 30-40 us on the development machine and 420 us for 15 threads on the H100's 16-core
-// host, where a transform of 2^20 words takes 3-4 ms and makes several such calls. Callers still
-// give a grain below which a range is not worth a task.
+// reconstruction, packed vector arithmetic), by a pool of threads started once: starting 15
+// threads a call costs about 430 us on a 16-core host, against 29 us a call on the pool, where a
+// transform of 2^20 words takes about 2 ms and makes several such calls (docs/measurements.md,
+// "The pool of workers"). Callers still give a grain below which a range is not worth a task.
 #include <flint/fmpz.h>
 
 #include <algorithm>
@@ -15,7 +15,8 @@
 namespace cas {
 
 // The machine's cores, asked once: std::thread::hardware_concurrency() reads /sys on each call
-// (glibc's get_nprocs), which made a transform of 64 words three times as slow.
+// (glibc's get_nprocs: 7 us, several times a transform of 64 words; docs/measurements.md, "The
+// pool of workers").
 inline std::size_t core_count() {
   static const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
   return cores;
@@ -57,17 +58,20 @@ bool all_on_cores(std::size_t count, std::size_t grain, Holds&& holds) {
 
 // Work on integers (FLINT's fmpz: a word, or a pointer to GMP's limbs) runs on the cores from
 // integers_on_cores_from of them, in ranges of integer_grain: vectors of integers and Z[x]
-// polynomials (arithmetic, conversions, sums, freeing a result made on the cores). One thread took
-// 39-75 ms for such operations on 2^20 integers of 64 bits on the development machine (PARI/GP
-// 2.15: 23-39 ms); shorter ones take the serial route.
+// polynomials (arithmetic, conversions, sums, freeing a result made on the cores); shorter ones
+// take the serial route. On one thread such operations on 2^20 integers of 64 bits take tens of
+// milliseconds (a + b: 62 ms, against 33-35 on two cores and PARI/GP's 24): docs/measurements.md,
+// "Integers on the cores: vectors of integers and Z[x] polynomials".
 constexpr std::size_t integers_on_cores_from = std::size_t{1} << 15, integer_grain = std::size_t{1} << 14;
 
-// Sets values[0..count) to 0 on the cores, which frees their multi-limb integers: one thread took
-// 25-30 ms for the 2^20 of a Z[x] product's result on the development machine.
+// Sets values[0..count) to 0 on the cores, which frees their multi-limb integers (one thread takes
+// 25-30 ms for the 2^20 of a Z[x] product's result: docs/measurements.md, "Integers on the cores:
+// vectors of integers and Z[x] polynomials").
 void zero_on_cores(fmpz* values, std::size_t count);
 
 // Copies count words from src to dst on several threads, which also fault dst's fresh pages in
-// side by side: one thread copying 2^22 words into a new array took 6 ms on the H100's host.
+// side by side (one thread copying 2^22 words into a new array takes 6 ms on a 16-core host:
+// docs/measurements.md, "Word arrays: huge pages and reused blocks").
 inline void copy_words(ulong* dst, const ulong* src, std::size_t count) {
   parallel_ranges(count, std::size_t{1} << 17, [&](std::size_t begin, std::size_t end) {
     std::copy(src + begin, src + end, dst + begin);

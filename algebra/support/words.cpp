@@ -11,8 +11,9 @@
 
 namespace cas {
 
-// On the 2-core development machine at 2^22 words, best of 7: -v 23 -> 7-10 ms, a .* b
-// 36 -> 15-22 ms, a + b 25 -> 10-12 ms with the hint.
+// The hint more than halves a pass that makes a fresh array of 2^22 words (-v of a packed vector
+// on two cores: 7-10 ms with it, 23 without): docs/measurements.md, "Word arrays: huge pages and
+// reused blocks".
 void advise_huge_pages_if_large(void* memory, std::size_t bytes) {
   if (bytes >= gpu::huge_pages_worth_it) gpu::advise_huge_pages(memory, bytes);
 }

@@ -18,17 +18,18 @@ void advise_huge_pages_if_large(void* memory, std::size_t bytes);
 
 // Memory for arrays of `bytes` >= 4 MiB: a block of the same size that a Words array freed
 // lately, else a fresh one (with the huge-page hint). Freed blocks are kept for reuse, the latest
-// up to min(1 GiB, physical memory / 16): the first touch of fresh memory was a fifth of a Z[x]
-// product's time on the development machine (THP zeroing of its residue, transform and result
-// arrays, every product).
+// up to min(1 GiB, physical memory / 16): the first touch of fresh memory (the kernel zeroing its
+// huge pages) is a fifth of a Z[x] product's time otherwise, for its residue, transform and result
+// arrays, every product (docs/measurements.md, "Word arrays: huge pages and reused blocks").
 void* allocate_large_words(std::size_t bytes);
 void free_large_words(void* memory, std::size_t bytes);
 constexpr std::size_t large_words_from = std::size_t(4) << 20;
 
 // std::allocator, except that a value-initialisation (vector(n), resize(n)) default-initialises:
 // for a word, nothing is written. Copies and explicit values (vector(n, 0)) are as usual.
-// Large arrays ask for transparent huge pages before their first touch: a 2^22-word result of
-// `a .* b` took 23 ms on the H100 machine's host, most of it 8192 page faults on one thread.
+// Large arrays ask for transparent huge pages before their first touch: without, a 2^22-word
+// result of `a .* b` takes 8192 page faults on one thread (23 ms on a 16-core host:
+// docs/measurements.md, "Word arrays: huge pages and reused blocks").
 template <class T>
 struct DefaultInitAllocator : std::allocator<T> {
   template <class U>

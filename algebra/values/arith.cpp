@@ -328,9 +328,10 @@ Value real_binary(BinaryOp op, const Value& a, const Value& b) {
 
 // Vectors over one word-size Z/pZ computed as words (vector_words.hpp): + - .* of two, a product
 // by (or a quotient by an invertible) integer or element of that Z/pZ, and negation (in
-// negate()). Making 2^22 entries as Values for `fft(a) .* fft(b)` cost 0.6-0.8 s on the H100's
-// host, against milliseconds for the words, and the result is packed. Operands held as Values
-// are converted first when all their entries lie in one such Z/pZ.
+// negate()), and the result is packed: making 2^22 entries as Values for `fft(a) .* fft(b)` costs
+// 0.6-0.8 s on a 16-core host, against 2.2-3.6 ms for the words (docs/measurements.md, "Vectors
+// over Z/pZ as words against entries held as Values"). Operands held as Values are converted
+// first when all their entries lie in one such Z/pZ.
 
 // Ranges of fewer words than this are not worth a thread: an nmod operation takes a nanosecond or two.
 constexpr size_t word_grain = size_t{1} << 16;
@@ -414,9 +415,9 @@ bool all_divisible(const std::vector<Value>& x, const fmpz* c) {
 }
 
 // Long vectors of integers: + - .* of two, products by an integer and divisions by one (// % /),
-// entry by entry on the cores
-// (integer_vectors.hpp). One thread took 63 ms for a + b of 2^20 integers of 64 bits on the
-// development machine, PARI/GP 24 ms. Shorter vectors, and any other entry, take the general route.
+// entry by entry on the cores (integer_vectors.hpp): on one thread a + b of 2^20 integers of 64
+// bits takes 62 ms, PARI/GP 24 ms (docs/measurements.md, "Integers on the cores: vectors of
+// integers and Z[x] polynomials"). Shorter vectors, and any other entry, take the general route.
 std::optional<Value> integers_binary(BinaryOp op, const Value& a, const Value& b) {
   const bool va = a.is(Kind::Vec), vb = b.is(Kind::Vec);
   const size_t n = va ? a.vec_size() : b.vec_size();
@@ -502,7 +503,7 @@ bool ring_equal(const Value& a, const Value& b) {
     residue_of(y.get(), b, *m);
     return fmpz_equal(x.get(), y.get());
   }
-  // Views, not copies: f == f of 2^20 coefficients of 64 bits took 55 ms copying both sides.
+  // Views, not copies: copying both sides of f == f takes 55 ms for 2^20 coefficients of 64 bits.
   if (m) {
     std::optional<ModPoly> sa, sb;
     return equal(modpoly_view(a, m, sa), modpoly_view(b, m, sb));
@@ -615,8 +616,9 @@ Value reduce_into(const Value& a, const ModulusPtr& m) {
         if (!same_modulus(packed->modulus, m)) reduce_into(a.vec_entry(0), m);  // throws the entries' message
         return a;
       }
-      // Integers mod a word-size p: the words on all cores, and a packed vector (2^20 of them
-      // took 72-86 ms as Values on the 2-core machine, looking the modulus up per entry).
+      // Integers mod a word-size p: the words on all cores, and a packed vector (2^20 of them as
+      // Values, looking the modulus up per entry, take 72-86 ms on two cores, the words 7-10 ms:
+      // docs/measurements.md, "Vectors over Z/pZ as words against entries held as Values").
       if (std::optional<Words> words = integer_residue_words(a.as_vec(), *m))
         return Value::residue_words(m, std::move(*words));
       std::vector<Value> out;

@@ -103,10 +103,10 @@ bool shown_as_grid(const std::vector<Value>& items, const FormatOptions& options
   return !limit || (items.size() <= limit && items[0].as_vec().size() <= limit);
 }
 
-// Prints one value, nested vectors included, into one string. A vector over one Z/pZ is printed
-// as `[...] mod p` with its entries lifted, so each vector needs its common modulus; asking
-// common_modulus at every level read all the levels below again (quadratic in the depth), so the
-// moduli are found once per vector and remembered.
+// Prints one value, nested vectors included, into one string. A vector over one Z/pZ is printed as
+// `[...] mod p` with its entries lifted, so each vector needs its common modulus; asking
+// common_modulus at every level would read all the levels below again (quadratic in the depth), so
+// the moduli are found once per vector and remembered.
 class Printer {
  public:
   explicit Printer(const FormatOptions& options) : options_(options) {}

@@ -1,8 +1,9 @@
 #pragma once
-// Vectors of integers to and from polynomials in Z[x], copied on the cores: a vector of 2^20
-// integers of 64 bits took 67 ms to make from a polynomial (coeffs) and 31 ms back (poly) on one
-// thread of the development machine. Both results are marked as made on the cores, so a long one
-// is freed there too (ZPoly::mark_made_on_cores says why).
+// Vectors of integers to and from polynomials in Z[x], copied on the cores: on one thread a vector
+// of 2^20 integers of 64 bits takes 68 ms to make from a polynomial (coeffs) and 31 ms back (poly)
+// (docs/measurements.md, "Integers on the cores: vectors of integers and Z[x] polynomials"). Both
+// results are marked as made on the cores, so a long one is freed there too
+// (ZPoly::mark_made_on_cores says why).
 #include "algebra/support/parallel.hpp"
 #include "algebra/values/value.hpp"
 #include "algebra/poly/zpoly.hpp"
@@ -19,8 +20,9 @@ ZPoly integer_polynomial(const std::vector<Value>& items);
 
 // The same polynomial sharing the vector's integers, for reading only (FLINT's shallow attachment,
 // as fmpz_poly_attach_truncate): its coefficients are the entries' fmpz words, so no multi-limb
-// integer is copied or freed. Valid while `items` lives unchanged. convolve's two operands of 2^20
-// integers of 64 bits took 17 ms to copy and 13 ms to free on the development machine's two cores.
+// integer is copied or freed. Valid while `items` lives unchanged. Copies of convolve's two
+// operands of 2^20 integers of 64 bits would take 17 ms to make and 13 ms to free on two cores
+// (docs/measurements.md, "Integers on the cores: vectors of integers and Z[x] polynomials").
 class IntegerPolynomialView {
  public:
   explicit IntegerPolynomialView(const std::vector<Value>& items);

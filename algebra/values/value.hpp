@@ -41,7 +41,7 @@ struct PackedResidues {
 
 // The entries of a vector. A vector of elements of one word-size Z/pZ may be held packed, as
 // fft, coeffs and convolve make them: 8 bytes an entry instead of a 32-byte Value, and no
-// reference count of the modulus to bump per entry, which at 2^22 entries cost more than the
+// reference count of the modulus to bump per entry, which at 2^22 entries costs more than the
 // transform itself. Its Values are made on first need (once, kept beside the words), so code
 // that reads items() sees an ordinary vector.
 class VecObject final : public Object {
@@ -168,7 +168,8 @@ inline const std::vector<Value>& VecObject::items() const {
 inline size_t VecObject::size() const { return packed_.modulus ? packed_.words.size() : items().size(); }
 
 // Reserves room for n Values and, for a large array, asks for huge pages before anything touches
-// it (as Words do): at 2^22 entries (128 MiB) the page faults were most of the time spent making them.
+// it (as Words do): at 2^22 entries (128 MiB) the page faults are otherwise most of the time spent
+// making them (docs/measurements.md, "Word arrays: huge pages and reused blocks").
 void reserve_values(std::vector<Value>& items, size_t n);
 
 // The modulus shared by a Mod, a ModPoly, or (recursively) every entry of a
@@ -177,8 +178,8 @@ ModulusPtr common_modulus(const Value& v);
 
 // The one modulus of a vector's entries, or null: entry_modulus(e) gives an entry's own (common_modulus,
 // or a caller's memo of it). Entries that are elements of Z/pZ are compared by their raw moduli:
-// copying a ModulusPtr per entry (an atomic count up and down) made this a slow single-threaded
-// pass at 2^22 entries.
+// copying a ModulusPtr per entry (an atomic count up and down) would make this a slow
+// single-threaded pass at 2^22 entries.
 template <class EntryModulus>
 ModulusPtr modulus_of_entries(const std::vector<Value>& entries, EntryModulus&& entry_modulus) {
   ModulusPtr first;

@@ -3,7 +3,8 @@
 // products of vectors, negation, fft, convolve): a packed vector's own words where they are, or
 // the residues of its Values converted into an array of their own. Vectors written entry by
 // entry (`v[i] = ...`) are held as Values; converting 2^20 of them costs a few milliseconds,
-// where the same operation made Value by Value cost 60-80 (2-core machine).
+// where the same operation made Value by Value costs 60-80 ms (docs/measurements.md, "Vectors over
+// Z/pZ as words against entries held as Values").
 #include "algebra/values/value.hpp"
 
 #include <optional>

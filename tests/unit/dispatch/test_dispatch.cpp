@@ -739,8 +739,8 @@ void check_fallback(const char* operation, bool must_fall_back) {
 
 }  // namespace
 
-// The promise: when the GPU is out of memory, FLINT computes the result and a notice
-// says so, never a crash. set_allocation_limit makes every large allocation fail (the first
+// The out-of-memory contract: when the GPU is out of memory, FLINT computes the result and a
+// notice says so, never a crash. set_allocation_limit makes every large allocation fail (the first
 // one of each operation, or one in the middle: the scratch of a pass, the second operand).
 TEST_CASE("out of GPU memory, every operation falls back to the CPU with a notice", "[dispatch][gpu]") {
   if (cas::test::skipped_without_gpu("the out-of-memory fallback")) return;

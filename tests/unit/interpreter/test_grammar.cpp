@@ -1,6 +1,6 @@
-// The grammar of the language (the contract of issue 2): every construct
-// parses and evaluates, every error has a clear message at the right
-// line:column, and incomplete input is told apart from wrong input.
+// The grammar of the language and its contract: every construct parses and
+// evaluates, every error has a clear message at the right line:column, and
+// incomplete input is told apart from wrong input.
 #include "interpreter/grammar.hpp"
 #include "interpreter_support.hpp"
 

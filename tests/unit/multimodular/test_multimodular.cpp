@@ -502,8 +502,9 @@ TEST_CASE("multimodular: without a GPU the dispatcher keeps FLINT", "[multimodul
 }
 
 // Hidden: cas_unit_tests "[timing]" prints the reconstruction times quoted in multimodular.cpp.
-// The host's share of the GPU pipeline at the issue's size (2^20 coefficients of 1000 bits, a
-// product of 2^21 coefficients of 33 limbs): operands into limb matrices, the result out of one.
+// The host's share of the GPU pipeline at the size of its headline Z[x] product (2^20
+// coefficients of 1000 bits, a product of 2^21 coefficients of 33 limbs): operands into limb
+// matrices, the result out of one.
 TEST_CASE("multimodular: host conversions of the GPU pipeline", "[.][timing]") {
   FreshRandom r;
   const slong length = slong{1} << 20;

@@ -1,5 +1,5 @@
-// Printed forms (the contract of issue 2) and the round trip: every printed
-// value is valid input that evaluates to an equal value.
+// Printed forms and their round-trip contract: every printed value is valid
+// input that evaluates to an equal value.
 #include "algebra/values/arith.hpp"
 #include "algebra/values/format.hpp"
 #include "interpreter/repl.hpp"
