@@ -29,8 +29,9 @@ Value gpuinfo(CallContext& c) {
 void register_gpu_builtins(Registry& r) {
   r.reg("gpu", 0, 1, gpu,
         "gpu(\"auto\" | \"on\" | \"off\"): where large products and transforms run. auto: on the GPU from the "
-        "crossover lengths measured by `cas --calibrate`; on: on the GPU whenever it can; off: always FLINT. "
-        "gpu() returns the current mode. Without a GPU everything runs on the CPU.");
+        "crossover lengths measured by `cas --calibrate`; on: on the GPU whenever it can; off: never on the GPU "
+        "(FLINT, and cas's transforms on the cores for long operands). gpu() returns the current mode. Without a "
+        "GPU everything runs on the CPU.");
   r.reg("gpuinfo", 0, gpuinfo, "gpuinfo(): the GPU device, its memory, the mode and the crossover lengths in force.");
 }
 

@@ -1,17 +1,11 @@
 // multimodular(f, g): the product in Z[x] (or Z/pZ[x]) through word-size primes and the CRT,
 // with the primes and the bound it used (algebra/multimodular/multimodular.hpp), for those who learn it.
-#include "algebra/dispatch/dispatch.hpp"
-#include "algebra/dispatch/engine.hpp"
 #include "algebra/multimodular/multimodular.hpp"
-#include "gpu/ntt.hpp"
 #include "poly_args.hpp"
 
 namespace cas {
 
 namespace {
-
-// The GPU when it is usable and not switched off, else the CPU: the result is the same.
-bool multimodular_on_gpu() { return gpu_usable() && gpu_mode() != GpuMode::Off; }
 
 Value primes_value(const std::vector<ulong>& primes) {
   std::vector<Value> items;
@@ -20,40 +14,13 @@ Value primes_value(const std::vector<ulong>& primes) {
   return Value::vec(std::move(items));
 }
 
-// The product on one engine, noted for :timer and :explain.
-template <class Poly>
-Poly multimodular_product(const Poly& a, const Poly& b, ProductEngine engine, MultimodularPlan& plan) {
-  Poly c = multiply_multimodular(a, b, engine, &plan);
-  OperationDetail d;
-  d.length1 = static_cast<size_t>(a.length());
-  d.length2 = static_cast<size_t>(b.length());
-  d.primes = static_cast<unsigned>(plan.primes.size());
-  d.bound_bits = plan.bound_bits;
-  if constexpr (std::is_same_v<Poly, ModPoly>) d.modulus_bits = static_cast<unsigned>(fmpz_bits(a.modulus()->value()));
-  if (!plan.primes.empty())
-    engine_note(engine == ProductEngine::Gpu ? "gpu crt" : "cpu crt", static_cast<double>(a.length() + b.length() - 1), d);
-  return c;
-}
-
-template <class Poly>
-Poly multimodular_any_engine(const Poly& a, const Poly& b, MultimodularPlan& plan) {
-  if (multimodular_on_gpu()) {
-    try {
-      return multimodular_product(a, b, ProductEngine::Gpu, plan);
-    } catch (const gpu::Error& e) {
-      post_notice(std::string("the GPU failed (") + e.what() + "); multimodular ran on the CPU");
-    }
-  }
-  return multimodular_product(a, b, ProductEngine::Cpu, plan);
-}
-
 Value builtin_multimodular(CallContext& c) {
   MultimodularPlan plan;
   Value product;
   if (ModulusPtr m = poly_ring(c, {0, 1}, "multimodular"))
-    product = Value::modpoly(multimodular_any_engine(modpoly_arg(c, 0, m), modpoly_arg(c, 1, m), plan));
+    product = Value::modpoly(multiply_multimodular_on_best_engine(modpoly_arg(c, 0, m), modpoly_arg(c, 1, m), plan));
   else
-    product = Value::zpoly(multimodular_any_engine(zpoly_arg(c, 0), zpoly_arg(c, 1), plan));
+    product = Value::zpoly(multiply_multimodular_on_best_engine(zpoly_arg(c, 0), zpoly_arg(c, 1), plan));
   return Value::vec({std::move(product), primes_value(plan.primes), Value::integer(static_cast<slong>(plan.bound_bits))});
 }
 

@@ -3,6 +3,7 @@
 #include "algebra/support/ceil_log2.hpp"
 #include "algebra/support/error.hpp"
 #include "algebra/dispatch/dispatch.hpp"
+#include "algebra/dispatch/engine.hpp"
 #include "algebra/support/flint_util.hpp"
 #include "algebra/fourier/ntt_product_cpu.hpp"
 #include "algebra/support/parallel.hpp"
@@ -21,7 +22,9 @@
 #include <cstring>
 #include <cstdlib>
 #include <mutex>
+#include <string>
 #include <thread>
+#include <type_traits>
 
 namespace cas {
 
@@ -710,6 +713,45 @@ void multiply_integers_multimodular(fmpz_t out, const fmpz_t a, const fmpz_t b, 
   fmpz_swap(out, product.get());
   if (sign < 0) fmpz_neg(out, out);
   if (plan_out) *plan_out = plan;
+}
+
+namespace {
+
+// The product on one engine, noted for :timer and :explain.
+template <class Poly>
+Poly multimodular_product_noted(const Poly& a, const Poly& b, ProductEngine engine, MultimodularPlan& plan) {
+  Poly c = multiply_multimodular(a, b, engine, &plan);
+  OperationDetail d;
+  d.length1 = static_cast<size_t>(a.length());
+  d.length2 = static_cast<size_t>(b.length());
+  d.primes = static_cast<unsigned>(plan.primes.size());
+  d.bound_bits = plan.bound_bits;
+  if constexpr (std::is_same_v<Poly, ModPoly>) d.modulus_bits = static_cast<unsigned>(fmpz_bits(a.modulus()->value()));
+  if (!plan.primes.empty())
+    engine_note(engine == ProductEngine::Gpu ? "gpu crt" : "cpu crt", static_cast<double>(a.length() + b.length() - 1), d);
+  return c;
+}
+
+template <class Poly>
+Poly multimodular_on_best_engine(const Poly& a, const Poly& b, MultimodularPlan& plan) {
+  if (gpu_usable() && gpu_mode() != GpuMode::Off) {
+    try {
+      return multimodular_product_noted(a, b, ProductEngine::Gpu, plan);
+    } catch (const gpu::Error& e) {
+      post_notice(std::string("the GPU failed (") + e.what() + "); multimodular ran on the CPU");
+    }
+  }
+  return multimodular_product_noted(a, b, ProductEngine::Cpu, plan);
+}
+
+}  // namespace
+
+ZPoly multiply_multimodular_on_best_engine(const ZPoly& a, const ZPoly& b, MultimodularPlan& plan) {
+  return multimodular_on_best_engine(a, b, plan);
+}
+
+ModPoly multiply_multimodular_on_best_engine(const ModPoly& a, const ModPoly& b, MultimodularPlan& plan) {
+  return multimodular_on_best_engine(a, b, plan);
 }
 
 }  // namespace cas

@@ -88,6 +88,11 @@ ZPoly power_with_primes(const ZPoly& f, ulong e, const std::vector<ulong>& prime
 // 0..p-1, multiplied as above, reduced mod p. plan_out receives the Z[x] plan.
 ModPoly multiply_multimodular(const ModPoly& a, const ModPoly& b, ProductEngine engine,
                               MultimodularPlan* plan_out = nullptr);
+// a * b through the primes on the GPU when one is usable and not switched off (gpu("off")), else
+// on the cores: the result is the same. A GPU failure falls back to the cores with a notice. The
+// product is noted for :timer and :explain ("gpu crt", "cpu crt"). For the builtin multimodular.
+ZPoly multiply_multimodular_on_best_engine(const ZPoly& a, const ZPoly& b, MultimodularPlan& plan);
+ModPoly multiply_multimodular_on_best_engine(const ModPoly& a, const ModPoly& b, MultimodularPlan& plan);
 // The same with the caller's primes (each < 2^63, pairwise coprime, 2^log2(length) | p - 1 on the
 // GPU engine): the symmetric residue of a * b modulo their product, exact only when the product
 // exceeds 2 |c_k|. For tests and the benchmark.
