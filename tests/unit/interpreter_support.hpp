@@ -2,6 +2,7 @@
 // Helpers shared by the unit tests that drive the interpreter: evaluate a
 // source and print the result, catch the error a source raises, and run a
 // test on a thread with a large stack (as main.cpp runs the interpreter).
+#include "algebra/dispatch/dispatch.hpp"
 #include "algebra/values/format.hpp"
 #include "interpreter/interpreter.hpp"
 
@@ -17,10 +18,17 @@
 
 namespace cas::test {
 
-// A fresh interpreter whose print() output is kept in `out`.
+// A fresh interpreter whose print() output is kept in `out`. The GPU mode is the process's, not the
+// interpreter's: a source that sets it (gpu("off")) leaves it as it found it when the session ends,
+// so the tests that follow see the mode they expect whatever the order they run in.
 struct Session {
   std::ostringstream out;
   Interpreter interp{out};
+  GpuMode mode_at_start = gpu_mode();
+  Session() = default;
+  ~Session() { set_gpu_mode(mode_at_start); }
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
 
   Value eval(const std::string& text) { return interp.eval_string(text, "<test>"); }
   // The printed form of the last statement's value (as scripts print it).
