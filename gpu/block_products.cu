@@ -6,9 +6,9 @@
 // keep a few SMs busy for a few microseconds each: the GPU waits on launches, not on work
 // (products of 2^10-2^12 terms with 1000-bit coefficients take 3.5-6 ms in cas that way, and
 // queueing the primes on eight streams does not help; docs/measurements.md, "Short multi-modular
-// products one prime after the other"). Here block j holds prime j's whole transform in shared
-// memory: the n words and the n/2 twiddles (12 n bytes: n <= 2^14 in the H100's 227 KiB), built
-// by the block itself. The transforms are the textbook ones: decimation in frequency forward
+// products", "Designs measured and not built"). Here block j holds prime j's whole transform in
+// shared memory: the n words and the n/2 twiddles (12 n bytes: n <= 2^14 in the H100's 227 KiB),
+// built by the block itself. The transforms are the textbook ones: decimation in frequency forward
 // (natural order in, bit-reversed out), the pointwise step in that order, decimation in time back
 // (bit-reversed in, natural out), so no permutation is ever made. Products are Montgomery's (no
 // companion tables to build); the twiddles are kept in Montgomery form, w^i 2^64 mod p, so that
@@ -265,8 +265,8 @@ std::atomic<std::size_t> limit_asked{unset}, piece_limit_asked{unset};
 
 // With few primes the blocks occupy few SMs, and a long transform in one block takes longer than
 // the passes spread over the GPU: with 3 primes the blocks win up to n = 2^13 and lose at 2^14
-// (0.92x end to end), with 33 primes they win at 2^14 too (docs/measurements.md, "Block products
-// against the passes by prime count").
+// (0.92x end to end), with 33 primes they win at 2^14 too (docs/measurements.md, "Short
+// multi-modular products").
 constexpr std::size_t few_primes = 8;
 constexpr std::size_t longest_for_few_primes = std::size_t(1) << 13;
 
@@ -324,7 +324,8 @@ const BlockPrime* as_primes(const std::shared_ptr<const DeviceWords>& words)
 // this many piece products a prime (the pointwise sums grow with their product) and this many bytes
 // of spectra and pieces. The GPU's share of Z[x] products with 10 to 130 primes through the
 // pieces: 1.1-2.9x the passes' speed up to 16 x 16 pieces, 0.90-0.96x with 32 x 32; pieces of
-// 2^12 words are as fast or slower (docs/measurements.md, "Piece products against the passes").
+// 2^12 words are as fast or slower (docs/measurements.md, "Multi-modular products in pieces
+// through the blocks").
 constexpr std::size_t longest_piece_transform = std::size_t(1) << 13;
 constexpr std::size_t most_piece_products = 256;
 constexpr std::size_t most_piece_bytes = std::size_t(1) << 30;

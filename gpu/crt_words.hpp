@@ -113,7 +113,7 @@ constexpr std::size_t digit_group = 4;
 // digits in order: the same steps in the same order for each digit as one digit at a time, where
 // a GPU thread a coefficient waits on every step's latency in turn (the GPU's share of a product
 // of 32768 x 32768 terms with 130 primes: 8.9 ms against 10.6 one digit at a time;
-// docs/measurements.md, "Garner's digits four at a time").
+// docs/measurements.md, "Garner on the GPU: a thread or a warp a coefficient").
 CAS_HOST_DEVICE inline void mixed_radix_digits(Word* values, std::size_t stride, std::size_t k, const Word* primes,
                                                const Word* inverse, const Word* inverse_shoup) {
   for (std::size_t first = 1; first < k; first += digit_group) {

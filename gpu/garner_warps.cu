@@ -7,8 +7,8 @@
 // Why: with k = 130 primes and 255 coefficients (a product of two polynomials of 128 terms with
 // 4000-bit coefficients), a thread a coefficient is one block of 255 threads, each walking 8385
 // dependent products and 8450 limb updates in global memory: 2.3 ms on the H100 against 14 us
-// for all 130 primes' products (Nsight Compute; docs/measurements.md, "Garner a warp a
-// coefficient against a thread a coefficient").
+// for all 130 primes' products (Nsight Compute; docs/measurements.md, "Garner on the
+// GPU: a thread or a warp a coefficient").
 #include "gpu/garner_warps.cuh"
 
 #include "gpu/crt_words.hpp"
@@ -60,7 +60,7 @@ __device__ inline void load_row(DigitRow& row, const std::uint64_t* residues, st
 // v_j for j < k into digits (lane 0 writes; every lane computes). Row j + 1's words are read
 // while digit j is summed: with one warp a scheduler (a few hundred coefficients), waiting on
 // them would be 59% of the stalls (Nsight Compute, 128 x 128 terms of 4000 bits: 173 us against
-// 264; docs/measurements.md, "Garner a warp a coefficient reading a digit ahead").
+// 264; docs/measurements.md, "Garner on the GPU: a thread or a warp a coefficient").
 __device__ void prefix_digits(const std::uint64_t* residues, std::size_t count, std::size_t i, const PrefixView& t,
                               std::uint64_t* digits)
 {
@@ -171,8 +171,8 @@ std::atomic<std::size_t> count_limit{by_rule};
 // The rule, from cas-bench-crt --short 1 (end to end, against a thread a coefficient): with 3
 // primes the warps lose at every length (most lanes idle), with 10 to 33 they win or tie within
 // the host's noise, with 130 they win 1.08-2.4x up to 16383 coefficients (the longest measured; a
-// thread a coefficient fills the GPU from about 2^15; docs/measurements.md, "Garner a warp a
-// coefficient against a thread a coefficient").
+// thread a coefficient fills the GPU from about 2^15; docs/measurements.md, "Garner on the
+// GPU: a thread or a warp a coefficient").
 constexpr std::size_t least_primes = 16;
 constexpr std::size_t most_coefficients = std::size_t(1) << 14;
 bool rule_takes(std::size_t count, std::size_t primes) { return primes >= least_primes && count <= most_coefficients; }

@@ -1,7 +1,7 @@
 // Modular arithmetic on the device, one place for every reduction the kernels use.
 //
-// Which product where, and why (rates on the H100: docs/measurements.md, "Modular product rates
-// on the H100"):
+// Which product where, and why (rates on the H100: docs/measurements.md, "The card's ceilings:
+// copy, PCIe, modular products, cuFFT"):
 //   * Twiddle products w * x, w known in advance: Shoup's product with the precomputed
 //     w' = floor(w 2^b / p). One high multiply, two low multiplies, one conditional subtraction,
 //     no carry chain; faster than Montgomery's on both word sizes, and 32-bit Shoup runs at 4.4x
@@ -32,8 +32,8 @@ __host__ __device__ inline std::uint32_t min_u32(std::uint32_t a, std::uint32_t 
 // ---------------------------------------------------------------- add, subtract
 // 32-bit words hold p < 2^31, so a + b < 2^32 never wraps. min(s, s - p) picks s - p exactly
 // when s >= p (otherwise s - p wraps above s): one VIMNMX instead of a compare and a select, in
-// the integer pipes that the fast transform's passes issue from (docs/measurements.md, "Fast NTT
-// kernel versions 1 to 8 at 2^24").
+// the integer pipes that the fast transform's passes issue from (docs/measurements.md, "Fast NTT:
+// what each design step adds at 2^24").
 __host__ __device__ inline std::uint32_t add_mod(std::uint32_t a, std::uint32_t b, std::uint32_t p)
 {
     std::uint32_t s = a + b;
@@ -71,8 +71,8 @@ __device__ inline std::uint32_t mul_shoup(std::uint32_t a, std::uint32_t w, std:
 // subtraction two more instructions; here the second product accumulates onto the first and the
 // four cross terms onto its high half. With the signed test of lazy_dif_butterfly below, a lazy
 // butterfly takes 22.4 SASS instructions instead of the plain form's 27.5 (cas-bench-butterfly on
-// the H100: 760 against 681 G butterflies/s; docs/measurements.md, "64-bit lazy butterfly in six
-// 32-bit multiplies").
+// the H100: 760 against 681 G butterflies/s; docs/measurements.md, "The 64-bit lazy butterfly in
+// six 32-bit multiplies").
 __device__ __forceinline__ std::uint64_t low_product_sum(std::uint64_t a, std::uint64_t w, std::uint64_t q,
                                                          std::uint64_t n)
 {

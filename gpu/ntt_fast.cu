@@ -16,7 +16,7 @@
 // What bounds the passes: with their DFT stages skipped (option bit 6, diagnostic) they still
 // take 94% of the 31-bit transform's time at 2^24 (67% of the 62-bit one's): the 31-bit transform
 // is the data movement of three passes with 128-byte runs, the 62-bit one also its instructions
-// (docs/measurements.md, "Fast NTT pass rate and the cost of its DFT stages").
+// (docs/measurements.md, "What bounds the passes at 2^24").
 #include "gpu/detail.cuh"
 #include "gpu/goldilocks.hpp"
 #include "gpu/ntt_fast_pass.cuh"

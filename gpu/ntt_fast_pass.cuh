@@ -90,7 +90,8 @@ template <class T>
 __host__ __device__ constexpr int vectors_in_flight() { return sizeof(T) == 4 ? 8 : 4; }
 
 // Where a block's words come from (a compile-time choice: the index arithmetic is a large part of
-// the integer pipeline's load; docs/measurements.md, "Fast NTT kernel versions 1 to 8 at 2^24"):
+// the integer pipeline's load; docs/measurements.md, "Fast NTT: what each design step adds at
+// 2^24"):
 //   whole_vectors  one pass, column jj is vector v0 + jj of the batch, words contiguous
 //   strided        s >= C: C-long runs at stride s, one r for the whole block
 //   contiguous     s < C: one contiguous region of R C words (the last passes)

@@ -98,7 +98,7 @@ static ProductPlan plan_transform(std::size_t na, std::size_t nb, std::size_t tr
     // logarithms.
     double bound_bits = std::log2(double(std::min(na, nb))) + 2 * std::log2(double(p - 1) + 1) + 1;
     // 31-bit primes first: Shoup products on 32-bit words run 4.4x the rate of 64-bit ones
-    // (docs/measurements.md, "Modular product rates on the H100").
+    // (docs/measurements.md, "The card's ceilings: copy, PCIe, modular products, cuFFT").
     for (int bits : {31, 62}) {
         auto candidates = ntt_primes(bits, log2n, 8);
         double have = 0;

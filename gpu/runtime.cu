@@ -141,9 +141,9 @@ template class Scratch<std::uint32_t>;
 template class Scratch<std::uint64_t>;
 
 // A single thread copies pageable memory at 6-8 GB/s (128 MiB in 23 ms on the H100 machine's
-// host; docs/measurements.md, "Host copy workers: memcpy rate and products by worker count"), a
-// fifth of the PCIe rate or less: the host side of a staged transfer (a copy, or a copy that
-// narrows or widens words) is split over a few persistent workers and the calling thread.
+// host; docs/measurements.md, "Host transfers and copy workers"), a fifth of the PCIe rate or
+// less: the host side of a staged transfer (a copy, or a copy that narrows or widens words) is
+// split over a few persistent workers and the calling thread.
 namespace {
 // CAS_COPY_THREADS=n (a tuning knob, read once): n workers besides the caller; default
 // min(15, cores - 1). Values above 64 or not a number keep the default. On the H100 machine's

@@ -130,7 +130,7 @@ size_t cpu_ntt_crossover(bool one_transform, std::uint64_t p) {
 
 namespace {
 // The cores from which the primes' wider limits hold (measured on 16: docs/measurements.md, "Z[x]
-// products and powers through primes on the CPU against FLINT").
+// products and powers through primes on the CPU").
 constexpr size_t many_cores = 8;
 }  // namespace
 

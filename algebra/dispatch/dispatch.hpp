@@ -146,7 +146,7 @@ bool use_cpu_ntt(bool one_transform, std::uint64_t p, size_t length);
 // at 2^12). Powers, one transform per prime against FLINT's repeated squarings, pay from shorter
 // results (f^3 of 2^10 coefficients of 64 bits: 0.54 against FLINT's 1.17 ms). The limits by
 // primes, length and cores: docs/measurements.md, "Z[x] products and powers through primes on the
-// CPU against FLINT".
+// CPU".
 constexpr size_t cpu_crt_crossover_z = 16383;
 constexpr size_t cpu_crt_power_crossover_z = 2047;
 // Products: 40 primes, 64 from a result of 2^14 - 1 coefficients, 128 from 2^16 - 1; on 8 cores
@@ -161,19 +161,17 @@ size_t cpu_crt_most_primes_power_z(size_t length);
 // this n, which grows with the number of primes: Garner's work per entry is quadratic in it,
 // FLINT's Kronecker substitution's about linear. 1024 up to 16 primes, 2048 up to 24, 8192 beyond
 // (33 primes, 1000-bit entries: 1.4 times as fast as the folded product at 2^13, 0.7 times at
-// 2^12): docs/measurements.md, "Convolutions through the primes' transforms of length n on the
-// CPU".
+// 2^12): docs/measurements.md, "Convolutions on the CPU through transforms of length n".
 size_t cpu_crt_convolution_from_z(size_t primes);
 // Where the GPU would take the product, it takes the convolution instead (folded on the device:
 // multimodular.hpp, convolve_through_product), whatever the number of primes: against these
 // transforms on 16 cores it is 0.93-1.8 times as fast with 1 or 2 primes, 1.46-2.1 times with 6
-// (docs/measurements.md, "Convolutions on the device").
+// (docs/measurements.md, "Convolutions on the GPU, folded on the device").
 // Over a word-size Z/pZ without the roots of unity of order n (2n for negaconvolve), the same
 // from this power-of-two n (ntt_product_cpu.hpp: convolve_words_cpu_ntt), instead of a product
 // folded. The negacyclic weights cost three more products an entry and prime, which moves its n
 // up (cyclic 1.4-1.9 times as fast as the folded product at 2^10, negacyclic 1.24-1.43 times at
-// 2^11): docs/measurements.md, "Convolutions through the primes' transforms of length n on the
-// CPU".
+// 2^11): docs/measurements.md, "Convolutions on the CPU through transforms of length n".
 constexpr size_t cpu_crt_convolution_from_words(bool negacyclic) { return negacyclic ? 2048 : 1024; }
 
 std::string crossover_config_path();

@@ -49,15 +49,14 @@ constexpr size_t small_modulus_bound = size_t{1} << 17, small_modulus_transforms
 // ones above: Newton's iteration from quotients of 2^11 terms, where it wins 1.09x on 16 cores and
 // 1.69x with the GPU (2^11 + 1 by 2^11 terms modulo 2^127 + 29) and is even on 2 cores
 // (0.95-1.09x); shorter quotients lose (0.8-0.93x). cas-bench-division --big-bits 127,300:
-// docs/measurements.md, "Newton's division and powmod modulo a multi-word p on two cores" and
-// "Division modulo a multi-word p".
+// docs/measurements.md, "Division and powmod modulo a multi-word p".
 constexpr size_t big_newton_quotient_from = 2048, big_newton_divisor_from = 1024;
 // powmod: FLINT's fmpz_mod_poly_powmod_fmpz_binexp_preinv reduces through the inverse too, on its
 // own products, and Newton's reductions on FLINT's products lose to it at every length (0.48-0.89x
 // at 2^3..2^13 terms). So they run where cas's products leave FLINT's (big_newton_powmod_pays):
 // from squares of 16383 terms on the cores (1.51x at m of 2^14 terms), and with the GPU's products
-// from m of 1536 terms (1.46x; 0.81x at 1024). docs/measurements.md, "Newton's division and powmod
-// modulo a multi-word p on two cores" and "Division modulo a multi-word p".
+// from m of 1536 terms (1.46x; 0.81x at 1024). docs/measurements.md, "Division and powmod modulo a
+// multi-word p".
 constexpr size_t big_newton_powmod_from = 1536;
 
 // x modulo x^n - 1 (its terms summed by their index mod n): min(length, n) terms.
@@ -262,7 +261,7 @@ bool newton_goes_to_gpu(size_t length1, size_t length2, ulong p, size_t compared
 // products of half a product's length. At the products' crossover the device division loses to
 // 16 cores by 23-62%, from twice it wins (1.07-1.4x there). powmod, whose steps are all of one
 // size, keeps the products' crossover, where the device already wins 1.5-2x. cas-bench-division:
-// docs/measurements.md, "Division and powmod on the GPU against the cores near the crossover".
+// docs/measurements.md, "Division and powmod on the device".
 bool division_goes_to_gpu(size_t nq, size_t nb, ulong p) {
   if (nb < 2) return false;
   const size_t longer = std::max(nq, nb - 1);

@@ -349,8 +349,8 @@ void powmod_nmod_preinv(ModPoly& r, const ModPoly& base, const fmpz_t e, const M
 }
 
 // The same for a multi-word modulus: fmpz_mod_poly_powmod_fmpz_binexp divides afresh at every step
-// (1.7-3.3 times slower at 2^6..2^13 terms: docs/measurements.md, "Newton's division and powmod
-// modulo a multi-word p on two cores").
+// (1.7-3.3 times slower at 2^6..2^13 terms: docs/measurements.md, "Division and powmod modulo a
+// multi-word p").
 void powmod_big_preinv(ModPoly& r, const ModPoly& base, const fmpz_t e, const ModPoly& m) {
   const fmpz_mod_ctx_struct* ctx = m.ctx();
   fmpz_mod_poly_t inverse;

@@ -460,8 +460,8 @@ namespace {
 // coefficients grow. With 64-bit coefficients FLINT breaks even with the GPU near 260 result
 // coefficients for cubes and 100 for 5th powers, where the coefficients' size alone weighs them
 // 1.3x and 1.8x; so 1.5 (e - 1)^1.4, which the size overtakes from about 300 bits, and no more
-// than at e = 5, the largest measured ((x + 1)^20 stays with FLINT). docs/measurements.md, "Z[x]
-// powers: FLINT's break-even with the GPU by exponent".
+// than at e = 5, the largest measured ((x + 1)^20 stays with FLINT). docs/measurements.md,
+// "Dispatcher weights for Z[x] products, powers and large moduli".
 double least_power_weight(ulong e) {
   const double steps = static_cast<double>(std::min<ulong>(e - 1, 4));
   return 1.5 * std::pow(steps, 1.4);

@@ -153,7 +153,7 @@ std::optional<ZPoly> quotient_through_primes(QuotientResidues& residues, ulong e
 // divisors win for some sizes only (0.7-1.6x). Small coefficients keep FLINT's Kronecker products
 // cheap: quotients under 32 bits from 2^12 terms (about 22 bits: 1.08-1.7x), under 16 bits from
 // 2^13 (about 10 bits: 1.05x). cas-bench-zdivision --grid 1: docs/measurements.md, "Division in
-// Z[x] through primes against FLINT on two cores".
+// Z[x] through primes".
 bool division_through_primes_pays(size_t f_length, size_t g_length, ulong f_bits, ulong g_bits) {
   if (g_length < 2 || f_length < g_length) return false;
   const size_t quotient_length = f_length - g_length + 1;

@@ -23,7 +23,7 @@ namespace cas {
 // The most primes a division through primes takes (62 bits each) before it leaves the quotient
 // to FLINT. With 139 primes (coefficients of 8192 bits, divisors of 2^9..2^13 terms) it still wins
 // 1.19-1.79x FLINT on two cores (cas-bench-zdivision --bits 8192: docs/measurements.md, "Division
-// in Z[x] through primes against FLINT on two cores").
+// in Z[x] through primes").
 constexpr std::size_t division_most_primes = 256;
 
 // Whether the division of f by g goes through primes at these lengths and coefficient sizes
