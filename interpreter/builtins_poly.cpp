@@ -6,6 +6,7 @@
 #include "algebra/support/guards.hpp"
 #include "algebra/values/integer_vectors.hpp"
 #include "algebra/poly/modpoly_ops.hpp"
+#include "algebra/poly/multipoint.hpp"
 #include "algebra/support/parallel.hpp"
 #include "algebra/values/vector_words.hpp"
 #include "algebra/poly/zpoly_cores.hpp"
@@ -147,11 +148,66 @@ Value builtin_lc(CallContext& c) {
 
 // ---- eval, deriv, compose -------------------------------------------------
 
+// eval(f, v): the points as integers (residues for Z/pZ entries), and the ring they and f share.
+ModulusPtr evaluation_points(const CallContext& c, std::vector<Fmpz>& points) {
+  ModulusPtr m = poly_ring(c, {0}, "eval");
+  const Value& v = c.args[1];
+  const auto join = [&](const ModulusPtr& entry) {
+    if (m && !same_modulus(m, entry))
+      throw DomainError("eval: cannot mix Z/" + m->to_string() + "Z and Z/" + entry->to_string() + "Z");
+    m = entry;
+  };
+  if (const PackedResidues* packed = v.packed_residues()) {
+    join(packed->modulus);
+    points.reserve(packed->words.size());
+    for (ulong w : packed->words) points.emplace_back(w);
+    return m;
+  }
+  for (const Value& e : v.as_vec()) {
+    if (!e.is(Kind::Int) && !e.is(Kind::Mod))
+      throw DomainError("eval: the points must be integers or elements of Z/pZ, not " + describe(e));
+    if (e.is(Kind::Mod)) join(e.modulus());
+    points.emplace_back(e.as_int());
+  }
+  return m;
+}
+
+// f at every entry of a vector: over Z/pZ through evaluate_many (the subproduct tree for many
+// points), in Z[x] one point after the other.
+Value eval_at_points(CallContext& c) {
+  std::vector<Fmpz> points;
+  if (ModulusPtr m = evaluation_points(c, points)) {
+    std::vector<Fmpz> values = evaluate_many(modpoly_arg(c, 0, m), points);
+    if (m->word_size()) {
+      Words words(values.size());
+      for (size_t i = 0; i < values.size(); i++) words[i] = fmpz_get_ui(values[i].get());
+      return Value::residue_words(m, std::move(words));
+    }
+    std::vector<Value> out;
+    out.reserve(values.size());
+    for (const Fmpz& y : values) out.push_back(mod_value(y.get(), m));
+    return Value::vec(std::move(out));
+  }
+  const ZPoly f = zpoly_arg(c, 0);
+  double bits = 0;  // a value has about deg(f) * bits(a) bits
+  for (const Fmpz& a : points) bits += static_cast<double>(f.length()) * static_cast<double>(fmpz_bits(a.get()) + 1);
+  guard_allocation(bits / 8, "eval");
+  std::vector<Value> out;
+  out.reserve(points.size());
+  for (const Fmpz& a : points) {
+    Fmpz y;
+    fmpz_poly_evaluate_fmpz(y.get(), f.get(), a.get());
+    out.push_back(Value::integer(std::move(y)));
+  }
+  return Value::vec(std::move(out));
+}
+
 Value builtin_eval(CallContext& c) {
   const Value& a = c.args[1];
+  if (a.is(Kind::Vec)) return eval_at_points(c);
   if (!a.is(Kind::Int) && !a.is(Kind::Mod))
-    throw DomainError("eval: argument 2 must be an integer or an element of Z/pZ, not " + describe(a) +
-                      " (compose(f, g) substitutes a polynomial)");
+    throw DomainError("eval: argument 2 must be an integer, an element of Z/pZ or a vector of them, not " +
+                      describe(a) + " (compose(f, g) substitutes a polynomial)");
   ModulusPtr m = poly_ring(c, {0, 1}, "eval");
   Fmpz r;
   if (m) {
@@ -316,23 +372,9 @@ ModulusPtr interpolation_points(const CallContext& c, std::vector<Fmpz>& xs, std
   return m;
 }
 
-// Distinct points are needed; over Z/pZ, distinct residues.
-void require_distinct_residues(const std::vector<Fmpz>& xs, const ModulusPtr& m) {
-  std::vector<Fmpz> residues;
-  for (const Fmpz& x : xs) {
-    residues.emplace_back();
-    fmpz_mod(residues.back().get(), x.get(), m->value());
-  }
-  std::sort(residues.begin(), residues.end(), [](const Fmpz& a, const Fmpz& b) { return fmpz_cmp(a.get(), b.get()) < 0; });
-  for (size_t i = 1; i < residues.size(); i++)
-    if (fmpz_equal(residues[i - 1].get(), residues[i].get()))
-      throw DomainError("interpolate: the point " + residues[i].to_string() + " mod " + m->to_string() + " occurs twice");
-}
-
 Value builtin_interpolate(CallContext& c) {
   std::vector<Fmpz> xs, ys;
   if (ModulusPtr m = interpolation_points(c, xs, ys)) {
-    require_distinct_residues(xs, m);
     return Value::modpoly(interpolate(xs, ys, m));
   }
   return Value::zpoly(interpolate(xs, ys));
@@ -440,7 +482,9 @@ void register_poly_builtins(Registry& r) {
   r.reg("lc", 1, builtin_lc, "lc(f): the leading coefficient of f (0 for the zero polynomial).");
   r.reg("eval", 2, builtin_eval,
         "eval(f, a): f evaluated at a, also written f(a). An integer for f in Z[x] and integer a; an element of "
-        "Z/pZ when f or a is over Z/pZ.");
+        "Z/pZ when f or a is over Z/pZ. With a vector v of points, the vector of the values f(v[i]): over Z/pZ "
+        "from 512 points through the subproduct tree (the remainders of f modulo the products of the points, "
+        "on cas's products), O(M(n) log n).");
   r.reg("deriv", 1, builtin_deriv, "deriv(f): the derivative of f.");
   r.reg("content", 1, builtin_content,
         "content(f): the greatest common divisor of the coefficients of f in Z[x] (or of the entries of a vector "
@@ -473,7 +517,8 @@ void register_poly_builtins(Registry& r) {
   r.reg("interpolate", 2, builtin_interpolate,
         "interpolate(xs, ys): the polynomial of degree < len(xs) with f(xs[i]) = ys[i]. Over Z/pZ when any "
         "entry is in Z/pZ; with integers only, in Z[x], and an error when that polynomial has non-integer "
-        "coefficients. The xs must be distinct.");
+        "coefficients. The xs must be distinct. Over Z/pZ from 512 points through the subproduct tree, "
+        "O(M(n) log n).");
   r.reg("compose", 2, builtin_compose, "compose(f, g): f(g), the polynomial f with g substituted for x (for a variable f, f(g) computes it).");
   r.reg("randpoly", 2, builtin_randpoly,
         "randpoly(n, p): a random dense polynomial over Z/pZ with n coefficients (degree n-1), uniformly "

@@ -173,6 +173,9 @@ size_t cpu_crt_convolution_from_z(size_t primes);
 // up (cyclic 1.4-1.9 times as fast as the folded product at 2^10, negacyclic 1.24-1.43 times at
 // 2^11): docs/measurements.md, "Convolutions on the CPU through transforms of length n".
 constexpr size_t cpu_crt_convolution_from_words(bool negacyclic) { return negacyclic ? 2048 : 1024; }
+// Evaluation at many points and interpolation over Z/pZ (poly/multipoint.hpp) go through the
+// subproduct tree on cas's products from this many points, FLINT's own below.
+constexpr size_t multipoint_tree_from = 512;
 
 std::string crossover_config_path();
 // Reads the config file when present (silently keeps the defaults otherwise).

@@ -55,7 +55,6 @@ ModPoly powmod_flint(const ModPoly& f, const fmpz_t e, const ModPoly& m);
 std::vector<std::pair<ModPoly, slong>> factor(const ModPoly& f, fmpz_t unit_out);
 std::vector<Fmpz> roots(const ModPoly& f);                              // distinct, ascending
 bool is_irreducible(const ModPoly& f);
-ModPoly interpolate(const std::vector<Fmpz>& xs, const std::vector<Fmpz>& ys, const ModulusPtr& m);
 
 // Throws unless both are polynomials over one Z/pZ.
 void require_same(const ModPoly& a, const ModPoly& b);

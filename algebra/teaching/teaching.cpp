@@ -3,6 +3,7 @@
 #include "algebra/support/error.hpp"
 #include "algebra/fourier/fourier.hpp"
 #include "algebra/poly/modpoly_ops.hpp"
+#include "algebra/poly/multipoint.hpp"
 
 #include <string>
 

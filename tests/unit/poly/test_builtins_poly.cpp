@@ -108,7 +108,8 @@ TEST_CASE("eval: integers in Z[x], Z/pZ elements over Z/pZ", "[builtins][poly]")
     CHECK(s.show("eval(" + src(f) + ", " + a.to_string() + ")") == v.to_string());
   }
   CHECK(error_message("eval(x, x)") ==
-        "eval: argument 2 must be an integer or an element of Z/pZ, not x (compose(f, g) substitutes a polynomial)");
+        "eval: argument 2 must be an integer, an element of Z/pZ or a vector of them, not x (compose(f, g) substitutes a "
+        "polynomial)");
   CHECK(error_message("eval(x mod 5, 1 mod 7)") == "eval: cannot mix Z/5Z and Z/7Z");
 }
 

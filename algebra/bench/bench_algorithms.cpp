@@ -1,0 +1,121 @@
+// cas-bench-algorithms: the algorithms built on cas's products against FLINT's own, both in the
+// same run on the same inputs, the results compared.
+//   cas-bench-algorithms [--min K] [--max K] [--flint-max K] [--seconds S] [--gpu off] [--modulus P]
+// Rows for n = 2^K points or terms, modulo P (default 4611685941117976577, a 62-bit prime):
+//   evaluate     f of n terms at n points: FLINT's nmod_poly_evaluate_nmod_vec_fast (its subproduct
+//                tree on its products) against evaluate_many (algebra/poly/multipoint.hpp)
+//   interpolate  n points: nmod_poly_interpolate_nmod_vec_fast against interpolate
+// Columns: FLINT ms, cas ms (best of the runs that fit S seconds, at least 3), FLINT / cas, the
+// engine of cas's largest operation, and whether the results agree. FLINT's columns stop after
+// --flint-max.
+#include "algebra/bench/best_time.hpp"
+#include "algebra/bench/tables.hpp"
+#include "algebra/dispatch/dispatch.hpp"
+#include "algebra/dispatch/engine.hpp"
+#include "algebra/poly/modpoly_ops.hpp"
+#include "algebra/poly/multipoint.hpp"
+
+#include <flint/nmod_poly.h>
+#include <flint/ulong_extras.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Options {
+  int min_log = 10, max_log = 18, flint_max_log = 18;
+  double seconds = 0.5;
+  bool gpu = true;
+  ulong modulus = 4611685941117976577ull;
+};
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (cas::bench::read_table_option(argv[i], argv[i + 1], o.min_log, o.max_log, o.seconds)) continue;
+    if (!std::strcmp(argv[i], "--flint-max")) o.flint_max_log = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--gpu")) o.gpu = std::strcmp(argv[i + 1], "off") != 0;
+    else if (!std::strcmp(argv[i], "--modulus")) o.modulus = std::strtoul(argv[i + 1], nullptr, 10);
+  }
+  return o;
+}
+
+std::vector<ulong> random_words(size_t n, ulong p, flint_rand_t state) {
+  std::vector<ulong> w(n);
+  for (ulong& x : w) x = n_randint(state, p);
+  return w;
+}
+
+std::vector<cas::Fmpz> as_fmpz(const std::vector<ulong>& w) {
+  std::vector<cas::Fmpz> out;
+  out.reserve(w.size());
+  for (ulong x : w) out.emplace_back(x);
+  return out;
+}
+
+bool same_values(const std::vector<cas::Fmpz>& a, const std::vector<ulong>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); i++)
+    if (!fmpz_equal_ui(a[i].get(), b[i])) return false;
+  return true;
+}
+
+void print_row(const char* what, int k, double flint_ms, double cas_ms, const std::string& engine, bool agree) {
+  if (flint_ms > 0)
+    std::printf("%-12s 2^%-3d %10.2f %10.2f %8.2fx  %-34s %s\n", what, k, flint_ms, cas_ms, flint_ms / cas_ms,
+                engine.c_str(), agree ? "equal" : "DIFFERENT");
+  else
+    std::printf("%-12s 2^%-3d %10s %10.2f %9s  %-34s\n", what, k, "-", cas_ms, "", engine.c_str());
+}
+
+void evaluate_row(const Options& o, int k, const cas::ModulusPtr& m, flint_rand_t state) {
+  const size_t n = size_t{1} << k;
+  const std::vector<ulong> coefficients = random_words(n, o.modulus, state), xs = random_words(n, o.modulus, state);
+  const cas::ModPoly f = cas::modpoly_from_words(m, coefficients.data(), n);
+  const std::vector<cas::Fmpz> points = as_fmpz(xs);
+  std::vector<cas::Fmpz> values;
+  const cas::bench::EngineTiming t =
+      cas::bench::time_on_engines(o.seconds, false, [&] { values = cas::evaluate_many(f, points); });
+  double flint_ms = 0;
+  std::vector<ulong> ys(n);
+  if (k <= o.flint_max_log)
+    flint_ms = cas::bench::best_ms(o.seconds, [&] {
+      nmod_poly_evaluate_nmod_vec_fast(ys.data(), f.nmod(), xs.data(), static_cast<slong>(n));
+    });
+  print_row("evaluate", k, flint_ms, t.ms, t.engine, flint_ms == 0 || same_values(values, ys));
+}
+
+void interpolate_row(const Options& o, int k, const cas::ModulusPtr& m, flint_rand_t state) {
+  const size_t n = size_t{1} << k;
+  const std::vector<ulong> xs = random_words(n, o.modulus, state), ys = random_words(n, o.modulus, state);
+  const std::vector<cas::Fmpz> points = as_fmpz(xs), values = as_fmpz(ys);
+  cas::ModPoly ours(m), theirs(m);
+  const cas::bench::EngineTiming t =
+      cas::bench::time_on_engines(o.seconds, false, [&] { ours = cas::interpolate(points, values, m); });
+  double flint_ms = 0;
+  if (k <= o.flint_max_log)
+    flint_ms = cas::bench::best_ms(o.seconds, [&] {
+      nmod_poly_interpolate_nmod_vec_fast(theirs.nmod(), xs.data(), ys.data(), static_cast<slong>(n));
+    });
+  print_row("interpolate", k, flint_ms, t.ms, t.engine, flint_ms == 0 || cas::equal(ours, theirs));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options o = parse(argc, argv);
+  cas::bench::start_tables(o.gpu);
+  const cas::ModulusPtr m = cas::make_modulus(o.modulus);
+  std::printf("modulus %lu, FLINT %s on one core\n", o.modulus, FLINT_VERSION);
+  std::printf("%-12s %-5s %10s %10s %9s  %-34s %s\n", "operation", "n", "flint ms", "cas ms", "flint/cas", "engine",
+              "check");
+  flint_rand_t state;
+  flint_randinit(state);
+  for (int k = o.min_log; k <= o.max_log; k++) evaluate_row(o, k, m, state);
+  for (int k = o.min_log; k <= o.max_log; k++) interpolate_row(o, k, m, state);
+  flint_randclear(state);
+}

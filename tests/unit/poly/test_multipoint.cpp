@@ -1,0 +1,188 @@
+// Evaluation at many points and interpolation over Z/pZ (algebra/poly/multipoint.cpp) against
+// FLINT, in FLINT's t-*.c style: the subproduct tree itself at every small size (one leaf, one
+// leaf and a few points, odd levels) and through evaluate_many and interpolate on both sides of
+// multipoint_tree_from; word-size primes from 2 up to 2^64 - 59 and multi-word ones; polynomials
+// shorter and longer than the point count; repeated points and composite moduli refused; eval(f, v)
+// and interpolate through the interpreter.
+#include "algebra/dispatch/dispatch.hpp"
+#include "algebra/poly/modpoly_ops.hpp"
+#include "algebra/poly/multipoint.hpp"
+#include "algebra/support/flint_util.hpp"
+#include "flint_support.hpp"
+#include "interpreter_support.hpp"
+
+#include <catch2/catch.hpp>
+#include <flint/fmpz_mod_poly.h>
+#include <flint/nmod_poly.h>
+
+#include <string>
+#include <vector>
+
+namespace {
+
+using cas::Fmpz;
+using cas::ModPoly;
+using cas::test::FreshRandom;
+using cas::test::Session;
+using cas::test::trials;
+
+cas::ModulusPtr random_modulus(flint_rand_t state, int kind) {
+  switch (kind) {
+    case 0: return cas::make_modulus(ulong{2});
+    case 1: return cas::make_modulus(ulong{3});
+    case 2: return cas::make_modulus(ulong{998244353});
+    case 3: return cas::make_modulus(ulong{18446744073709551557ull});  // 2^64 - 59
+    case 4: return cas::make_modulus(n_randprime(state, 40, 1));
+    default: {
+      Fmpz p;
+      fmpz_set_ui(p.get(), 1);
+      fmpz_mul_2exp(p.get(), p.get(), 64 + n_randint(state, 100));
+      fmpz_nextprime(p.get(), p.get(), 1);
+      return cas::make_modulus(p.get());
+    }
+  }
+}
+
+// n residues mod p (n <= p): 0, 1, 2, ... for a small p, else random ones, distinct up to 600 of them.
+std::vector<Fmpz> distinct_points(flint_rand_t state, const cas::Modulus& m, size_t n) {
+  std::vector<Fmpz> points;
+  std::vector<Fmpz> sorted;
+  while (points.size() < n) {
+    Fmpz x;
+    if (fmpz_cmp_ui(m.value(), 4 * n) <= 0)
+      fmpz_set_ui(x.get(), points.size());
+    else
+      fmpz_randm(x.get(), state, m.value());
+    bool seen = false;
+    for (const Fmpz& y : points) seen = seen || fmpz_equal(x.get(), y.get());
+    if (!seen || n > 600) points.push_back(std::move(x));  // long lists: a repeat is unlikely and harmless
+  }
+  return points;
+}
+
+ModPoly random_poly(flint_rand_t state, const cas::ModulusPtr& m, size_t length) {
+  ModPoly f(m);
+  Fmpz c;
+  for (size_t i = 0; i < length; i++) {
+    fmpz_randm(c.get(), state, m->value());
+    f.set_coeff(static_cast<slong>(i), c.get());
+  }
+  return f;
+}
+
+std::vector<Fmpz> pointwise(const ModPoly& f, const std::vector<Fmpz>& points) {
+  std::vector<Fmpz> out(points.size());
+  for (size_t i = 0; i < points.size(); i++) cas::evaluate(out[i].get(), f, points[i].get());
+  return out;
+}
+
+bool distinct(const std::vector<Fmpz>& v) {
+  for (size_t i = 0; i < v.size(); i++)
+    for (size_t j = i + 1; j < v.size(); j++)
+      if (fmpz_equal(v[i].get(), v[j].get())) return false;
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("the subproduct tree evaluates and interpolates at every small size", "[multipoint]") {
+  FreshRandom random;
+  INFO("seed " << random.seed);
+  for (int kind = 0; kind < 6; kind++) {
+    for (int t = 0; t < trials(3); t++) {
+      const cas::ModulusPtr m = random_modulus(random.state(), kind);
+      const size_t most = fmpz_cmp_ui(m->value(), 80) < 0 ? fmpz_get_ui(m->value()) : 80;
+      for (size_t n = 1; n <= most; n += (n < 40 ? 1 : 13)) {
+        INFO("p = " << m->to_string() << ", n = " << n);
+        const std::vector<Fmpz> points = distinct_points(random.state(), *m, n);
+        const cas::SubproductTree tree(points, m);
+        // The root is prod (x - x_i): zero at every point, monic of degree n.
+        REQUIRE(tree.product().length() == static_cast<slong>(n + 1));
+        for (const Fmpz& v : pointwise(tree.product(), points)) CHECK(fmpz_is_zero(v.get()));
+        for (size_t length : {size_t{0}, size_t{1}, n, 3 * n + 5}) {
+          const ModPoly f = random_poly(random.state(), m, length);
+          CHECK(cas::test::equal(tree.evaluate(f), pointwise(f, points)));
+        }
+        const ModPoly g = random_poly(random.state(), m, n);
+        const ModPoly back = tree.interpolate(pointwise(g, points));
+        CHECK(cas::equal(back, g));
+      }
+    }
+  }
+}
+
+TEST_CASE("evaluate_many and interpolate agree with FLINT on both sides of the tree's crossover", "[multipoint]") {
+  FreshRandom random;
+  INFO("seed " << random.seed);
+  for (int kind = 2; kind < 6; kind++) {
+    const cas::ModulusPtr m = random_modulus(random.state(), kind);
+    for (size_t n : {cas::multipoint_tree_from - 1, cas::multipoint_tree_from, size_t{1000}, size_t{2500}}) {
+      INFO("p = " << m->to_string() << ", n = " << n);
+      const std::vector<Fmpz> points = distinct_points(random.state(), *m, n);
+      if (!distinct(points)) continue;  // a repeat among random residues of a 40-bit p or more: never seen
+      for (size_t length : {n / 3, 2 * n + 1}) {
+        const ModPoly f = random_poly(random.state(), m, length);
+        const std::vector<Fmpz> values = cas::evaluate_many(f, points);
+        if (m->word_size()) {
+          std::vector<ulong> xs(n), ys(n);
+          for (size_t i = 0; i < n; i++) xs[i] = fmpz_get_ui(points[i].get());
+          nmod_poly_evaluate_nmod_vec_iter(ys.data(), f.nmod(), xs.data(), static_cast<slong>(n));
+          bool same = true;
+          for (size_t i = 0; i < n; i++) same = same && fmpz_equal_ui(values[i].get(), ys[i]);
+          CHECK(same);
+        } else {
+          CHECK(cas::test::equal(values, pointwise(f, points)));
+        }
+      }
+      const ModPoly g = random_poly(random.state(), m, n);
+      const std::vector<Fmpz> ys = pointwise(g, points);
+      const ModPoly interpolated = cas::interpolate(points, ys, m);
+      CHECK(cas::equal(interpolated, g));
+      if (m->word_size()) {
+        std::vector<ulong> x(n), y(n);
+        for (size_t i = 0; i < n; i++) {
+          x[i] = fmpz_get_ui(points[i].get());
+          y[i] = fmpz_get_ui(ys[i].get());
+        }
+        ModPoly oracle(m);
+        nmod_poly_interpolate_nmod_vec_fast(oracle.nmod(), x.data(), y.data(), static_cast<slong>(n));
+        CHECK(cas::equal(interpolated, oracle));
+      }
+    }
+  }
+}
+
+TEST_CASE("interpolate refuses repeated points and composite moduli, at any size", "[multipoint]") {
+  const cas::ModulusPtr p = cas::make_modulus(ulong{998244353});
+  for (size_t n : {size_t{5}, cas::multipoint_tree_from + 7}) {
+    std::vector<Fmpz> xs, ys;
+    for (size_t i = 0; i < n; i++) {
+      xs.emplace_back(static_cast<slong>(i));
+      ys.emplace_back(static_cast<slong>(i * i));
+    }
+    fmpz_set_si(xs[n - 1].get(), -998244353 + 3);  // 3 mod p again
+    CHECK(cas::test::domain_error([&] { cas::interpolate(xs, ys, p); }) ==
+          "interpolate: the point 3 mod 998244353 occurs twice");
+  }
+  const cas::ModulusPtr composite = cas::make_modulus(ulong{1000});
+  CHECK(cas::test::domain_error([&] {
+          cas::interpolate({Fmpz(slong{1}), Fmpz(slong{2})}, {Fmpz(slong{1}), Fmpz(slong{1})}, composite);
+        }).find("interpolate") == 0);
+}
+
+TEST_CASE("eval(f, v) over Z/pZ and Z[x]; interpolate through the interpreter", "[multipoint][builtins]") {
+  CHECK(cas::test::show("eval((x^3 + 2*x + 5) mod 7, [0, 1, 2, 10])") == "[5, 1, 3, 3] mod 7");
+  CHECK(cas::test::show("eval(x^2 + 1, [1, -2, 3])") == "[2, 5, 10]");
+  CHECK(cas::test::show("eval(x^2 + 1, [1, 2] mod 5)") == "[2, 0] mod 5");
+  CHECK(cas::test::show("f = (x + 1) mod 11; f([3, 4] mod 11)") == "[4, 5] mod 11");
+  CHECK(cas::test::show("eval(x mod 7, [])") == "[]");
+  CHECK(cas::test::error_message("eval(x mod 5, [1 mod 7])") == "eval: cannot mix Z/5Z and Z/7Z");
+  CHECK(cas::test::error_message("eval(x, [1, x])") ==
+        "eval: the points must be integers or elements of Z/pZ, not x");
+  Session s;
+  s.eval("p = 998244353; seed(11); xs = coeffs(randpoly(3000, p)); ys = coeffs(randpoly(3000, p))");
+  CHECK(s.show("g = interpolate(xs, ys); deg(g) < 3000 and eval(g, xs) == ys") == "true");
+  CHECK(s.show("h = randpoly(4000, p); v = eval(h, xs); v[0] == h(xs[0]) and v[2999] == h(xs[2999])") == "true");
+  CHECK(s.show("q = nextprime(2^90); a = coeffs(randpoly(600, q)); b = coeffs(randpoly(600, q)); "
+               "eval(interpolate(a, b), a) == b") == "true");
+}
