@@ -398,6 +398,16 @@ std::string explain_note(const EngineNote& n) {
            " bits: FLINT " + function;
   } else if (is(n, "crt")) {
     text = chinese_remainder(n);
+  } else if (is(n, "subproduct tree evaluation")) {
+    text = "evaluation at " + number(d.length1) + " points over " + ring(d) + " by the subproduct tree: the products " +
+           "of the points' factors (x - x_i), 32 to a leaf, pairwise up to prod (x - x_i); f reduced modulo the " +
+           "root, then each remainder modulo the node's two children down to the leaves, where it is evaluated " +
+           "point by point: O(M(n) log n), every product and remainder on cas's engines (below)";
+  } else if (is(n, "subproduct tree interpolation")) {
+    text = "interpolation at " + number(d.length1) + " points over " + ring(d) + " by the subproduct tree: the " +
+           "tree of the products of (x - x_i), the weights M'(x_i) of M = prod (x - x_i) by evaluation down the " +
+           "same tree, then sum y_i / M'(x_i) M / (x - x_i) built from the leaves up, N = N_left M_right + " +
+           "N_right M_left at each node: O(M(n) log n), every product on cas's engines (below)";
   } else {
     return "";
   }

@@ -56,6 +56,15 @@ TEST_CASE("explain: the FFT of the lecture, with the counts of its butterflies",
   CHECK_THAT(text, Catch::Contains("engine: the CPU"));
 }
 
+TEST_CASE("explain: evaluation at many points and interpolation name the subproduct tree", "[explain]") {
+  Session s;
+  s.eval("p = 998244353; xs = vector(600); for i in 0..599 { xs[i] = i }; f = randpoly(700, p)");
+  CHECK_THAT(explained(s, "eval(f, xs)"), Catch::Contains("evaluation at 600 points over Z/998244353Z by the subproduct tree"));
+  CHECK_THAT(explained(s, "interpolate(xs, xs mod p)"),
+             Catch::Contains("interpolation at 600 points over Z/998244353Z by the subproduct tree"));
+  CHECK_THAT(explained(s, "eval(f, [1, 2, 3])"), !Catch::Contains("subproduct tree"));
+}
+
 TEST_CASE("explain: the inverse FFT names w^-1 and n^-1", "[explain]") {
   Session s;
   const std::string text = explained(s, "ifft([12, 0, 0, 0, 13, 0, 0, 0], 2 mod 17)");
