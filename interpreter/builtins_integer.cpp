@@ -2,6 +2,7 @@
 // gcd, lcm, xgcd, powmod, factor and crt also take polynomials: one
 // registration per name, dispatching on the arguments' types.
 #include "algebra/poly/division.hpp"
+#include "algebra/poly/euclid.hpp"
 #include "algebra/support/guards.hpp"
 #include "algebra/integers/integers.hpp"
 #include "algebra/poly/modpoly_ops.hpp"

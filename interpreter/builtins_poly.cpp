@@ -3,6 +3,7 @@
 // random polynomials (randpoly, randzpoly, seed). gcd, lcm, xgcd, factor,
 // powmod and crt serve integers and polynomials: builtins_integer.cpp.
 #include "algebra/poly/division.hpp"
+#include "algebra/poly/euclid.hpp"
 #include "algebra/support/guards.hpp"
 #include "algebra/values/integer_vectors.hpp"
 #include "algebra/poly/modpoly_ops.hpp"

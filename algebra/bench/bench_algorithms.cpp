@@ -5,6 +5,10 @@
 //   evaluate     f of n terms at n points: FLINT's nmod_poly_evaluate_nmod_vec_fast (its subproduct
 //                tree on its products) against evaluate_many (algebra/poly/multipoint.hpp)
 //   interpolate  n points: nmod_poly_interpolate_nmod_vec_fast against interpolate
+//   gcd          c f and c g, each of n terms with a common factor c of n/2: nmod_poly_gcd (FLINT's
+//                half-gcd on its products) against gcd (algebra/poly/euclid.hpp)
+//   xgcd         f and g of n terms: nmod_poly_xgcd against xgcd
+//   resultant    f and g of n terms: nmod_poly_resultant against resultant
 // Columns: FLINT ms, cas ms (best of the runs that fit S seconds, at least 3), FLINT / cas, the
 // engine of cas's largest operation, and whether the results agree. FLINT's columns stop after
 // --flint-max.
@@ -12,7 +16,9 @@
 #include "algebra/bench/tables.hpp"
 #include "algebra/dispatch/dispatch.hpp"
 #include "algebra/dispatch/engine.hpp"
+#include "algebra/poly/euclid.hpp"
 #include "algebra/poly/modpoly_ops.hpp"
+#include "algebra/poly/multiply.hpp"
 #include "algebra/poly/multipoint.hpp"
 
 #include <flint/nmod_poly.h>
@@ -104,6 +110,51 @@ void interpolate_row(const Options& o, int k, const cas::ModulusPtr& m, flint_ra
   print_row("interpolate", k, flint_ms, t.ms, t.engine, flint_ms == 0 || cas::equal(ours, theirs));
 }
 
+cas::ModPoly random_poly(const cas::ModulusPtr& m, size_t n, flint_rand_t state) {
+  std::vector<ulong> w = random_words(n, m->word(), state);
+  if (n > 0 && w[n - 1] == 0) w[n - 1] = 1;
+  return cas::modpoly_from_words(m, w.data(), n);
+}
+
+void gcd_row(const Options& o, int k, const cas::ModulusPtr& m, flint_rand_t state) {
+  const size_t n = size_t{1} << k;
+  const cas::ModPoly c = random_poly(m, n / 2, state);
+  const cas::ModPoly f = cas::multiply(c, random_poly(m, n / 2 + 1, state));
+  const cas::ModPoly g = cas::multiply(c, random_poly(m, n / 2 + 1, state));
+  cas::ModPoly ours(m), theirs(m);
+  const cas::bench::EngineTiming t = cas::bench::time_on_engines(o.seconds, false, [&] { ours = cas::gcd(f, g); });
+  double flint_ms = 0;
+  if (k <= o.flint_max_log)
+    flint_ms = cas::bench::best_ms(o.seconds, [&] { nmod_poly_gcd(theirs.nmod(), f.nmod(), g.nmod()); });
+  print_row("gcd", k, flint_ms, t.ms, t.engine, flint_ms == 0 || cas::equal(ours, theirs));
+}
+
+void xgcd_row(const Options& o, int k, const cas::ModulusPtr& m, flint_rand_t state) {
+  const size_t n = size_t{1} << k;
+  const cas::ModPoly f = random_poly(m, n, state), g = random_poly(m, n - 1, state);
+  cas::ModPoly a(m), s(m), t(m), a0(m), s0(m), t0(m);
+  const cas::bench::EngineTiming time =
+      cas::bench::time_on_engines(o.seconds, false, [&] { cas::xgcd(a, s, t, f, g); });
+  double flint_ms = 0;
+  if (k <= o.flint_max_log)
+    flint_ms = cas::bench::best_ms(o.seconds, [&] { nmod_poly_xgcd(a0.nmod(), s0.nmod(), t0.nmod(), f.nmod(), g.nmod()); });
+  const bool agree = flint_ms == 0 || (cas::equal(a, a0) && cas::equal(s, s0) && cas::equal(t, t0));
+  print_row("xgcd", k, flint_ms, time.ms, time.engine, agree);
+}
+
+void resultant_row(const Options& o, int k, const cas::ModulusPtr& m, flint_rand_t state) {
+  const size_t n = size_t{1} << k;
+  const cas::ModPoly f = random_poly(m, n, state), g = random_poly(m, n - 1, state);
+  cas::Fmpz ours;
+  ulong theirs = 0;
+  const cas::bench::EngineTiming t =
+      cas::bench::time_on_engines(o.seconds, false, [&] { cas::resultant(ours.get(), f, g); });
+  double flint_ms = 0;
+  if (k <= o.flint_max_log)
+    flint_ms = cas::bench::best_ms(o.seconds, [&] { theirs = nmod_poly_resultant(f.nmod(), g.nmod()); });
+  print_row("resultant", k, flint_ms, t.ms, t.engine, flint_ms == 0 || fmpz_equal_ui(ours.get(), theirs));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -117,5 +168,8 @@ int main(int argc, char** argv) {
   flint_randinit(state);
   for (int k = o.min_log; k <= o.max_log; k++) evaluate_row(o, k, m, state);
   for (int k = o.min_log; k <= o.max_log; k++) interpolate_row(o, k, m, state);
+  for (int k = o.min_log; k <= o.max_log; k++) gcd_row(o, k, m, state);
+  for (int k = o.min_log; k <= o.max_log; k++) xgcd_row(o, k, m, state);
+  for (int k = o.min_log; k <= o.max_log; k++) resultant_row(o, k, m, state);
   flint_randclear(state);
 }

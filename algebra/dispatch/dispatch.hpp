@@ -174,8 +174,17 @@ size_t cpu_crt_convolution_from_z(size_t primes);
 // 2^11): docs/measurements.md, "Convolutions on the CPU through transforms of length n".
 constexpr size_t cpu_crt_convolution_from_words(bool negacyclic) { return negacyclic ? 2048 : 1024; }
 // Evaluation at many points and interpolation over Z/pZ (poly/multipoint.hpp) go through the
-// subproduct tree on cas's products from this many points, FLINT's own below.
+// subproduct tree on cas's products from this many points, FLINT's own below (at 2^9 points 1.2
+// times as fast on two cores, at 2^8 even: docs/measurements.md, "Evaluation at many points and
+// interpolation against FLINT").
 constexpr size_t multipoint_tree_from = 512;
+// gcd and xgcd over Z/pZ (poly/euclid.hpp) run the half-gcd on cas's products when both operands
+// have this many terms, resultant and discriminant (whose steps are recorded, so FLINT's hgcd cannot
+// serve the recursion's lowest levels) from half_gcd_resultant_from; FLINT's own below. From there
+// the half-gcd is at least as fast on two cores, 2.3-3.4 times at 2^16 terms (docs/measurements.md,
+// "gcd, xgcd and resultant: the half-gcd on cas's products against FLINT").
+constexpr size_t half_gcd_from = 512;
+constexpr size_t half_gcd_resultant_from = 2048;
 
 std::string crossover_config_path();
 // Reads the config file when present (silently keeps the defaults otherwise).

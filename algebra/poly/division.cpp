@@ -251,7 +251,7 @@ Words gpu_base_inverse(const ulong* m, size_t nm, size_t precision, const nmod_t
 // The products' crossover is asked at `compared_length` of that product.
 bool newton_goes_to_gpu(size_t length1, size_t length2, ulong p, size_t compared_length) {
   if (!gpu_usable() || gpu_mode() == GpuMode::Off) return false;
-  const bool single = gpu::plan_product(length1, length2, p).single_prime;
+  const bool single = one_transform_modulo(p, length1 + length2 - 1);
   return use_gpu(for_modulus(single ? GpuOperation::ProductNttPrime : GpuOperation::ProductCrt, p), compared_length);
 }
 

@@ -232,9 +232,7 @@ ModPoly make_monic(const ModPoly& a) {
   return r;
 }
 
-ModPoly gcd(const ModPoly& a, const ModPoly& b) {
-  require_same(a, b);
-  a.modulus()->require_field("gcd");
+ModPoly gcd_flint(const ModPoly& a, const ModPoly& b) {
   ModPoly g(a.modulus());
   if (a.word())
     nmod_poly_gcd(g.nmod(), a.nmod(), b.nmod());
@@ -243,12 +241,10 @@ ModPoly gcd(const ModPoly& a, const ModPoly& b) {
   return make_monic(g);
 }
 
-void xgcd(ModPoly& g, ModPoly& s, ModPoly& t, const ModPoly& a, const ModPoly& b) {
-  require_same(a, b);
-  a.modulus()->require_field("xgcd");
+void xgcd_flint(ModPoly& g, ModPoly& s, ModPoly& t, const ModPoly& a, const ModPoly& b) {
   // FLINT's xgcd wants len(a) >= len(b) and nonzero inputs: order and treat zeros here.
   if (a.length() < b.length()) {
-    xgcd(g, t, s, b, a);
+    xgcd_flint(g, t, s, b, a);
     return;
   }
   const ModulusPtr& m = a.modulus();
@@ -268,17 +264,14 @@ void xgcd(ModPoly& g, ModPoly& s, ModPoly& t, const ModPoly& a, const ModPoly& b
     fmpz_mod_poly_xgcd(g.big(), s.big(), t.big(), a.big(), b.big(), a.ctx());
 }
 
-void resultant(fmpz_t out, const ModPoly& a, const ModPoly& b) {
-  require_same(a, b);
-  a.modulus()->require_field("resultant");
+void resultant_flint(fmpz_t out, const ModPoly& a, const ModPoly& b) {
   if (a.word())
     fmpz_set_ui(out, nmod_poly_resultant(a.nmod(), b.nmod()));
   else
     fmpz_mod_poly_resultant(out, a.big(), b.big(), a.ctx());
 }
 
-void discriminant(fmpz_t out, const ModPoly& f) {
-  f.modulus()->require_field("discriminant");
+void discriminant_flint(fmpz_t out, const ModPoly& f) {
   if (f.word())
     fmpz_set_ui(out, nmod_poly_discriminant(f.nmod()));
   else

@@ -44,10 +44,12 @@ void lead(fmpz_t out, const ModPoly& a);
 void evaluate(fmpz_t out, const ModPoly& a, const fmpz_t point);
 ModPoly derivative(const ModPoly& a);
 ModPoly make_monic(const ModPoly& a);
-ModPoly gcd(const ModPoly& a, const ModPoly& b);                        // monic
-void xgcd(ModPoly& g, ModPoly& s, ModPoly& t, const ModPoly& a, const ModPoly& b);
-void resultant(fmpz_t out, const ModPoly& a, const ModPoly& b);
-void discriminant(fmpz_t out, const ModPoly& f);  // p prime, deg f >= 1
+// FLINT's gcd (monic), xgcd, resultant and discriminant, for operands over one prime field (the
+// callers check); poly/euclid.hpp decides between them and the half-gcd on cas's products.
+ModPoly gcd_flint(const ModPoly& a, const ModPoly& b);
+void xgcd_flint(ModPoly& g, ModPoly& s, ModPoly& t, const ModPoly& a, const ModPoly& b);
+void resultant_flint(fmpz_t out, const ModPoly& a, const ModPoly& b);
+void discriminant_flint(fmpz_t out, const ModPoly& f);  // deg f >= 1
 // Whether a is c*x^k (k >= 0, c nonzero): c in `c`.
 bool is_monomial(const ModPoly& a, Fmpz& c);
 ModPoly compose(const ModPoly& f, const ModPoly& g);

@@ -40,11 +40,11 @@ OperationDetail product_detail(slong length1, slong length2) {
   return d;
 }
 
+// Asked for every product: the modulus's primality is computed once (Modulus::is_prime), where
+// gpu::plan_product would test it, and search the CRT primes, at each call.
 GpuOperation product_operation(const ModPoly& a, size_t length) {
-  const ulong p = a.modulus()->word();
-  const bool one_prime =
-      gpu::plan_product(static_cast<size_t>(a.length()), length + 1 - static_cast<size_t>(a.length()), p).single_prime;
-  return for_modulus(one_prime ? GpuOperation::ProductNttPrime : GpuOperation::ProductCrt, p);
+  const bool one_prime = one_transform_modulo(*a.modulus(), length);
+  return for_modulus(one_prime ? GpuOperation::ProductNttPrime : GpuOperation::ProductCrt, a.modulus()->word());
 }
 
 template <class Poly>
