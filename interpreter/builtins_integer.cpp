@@ -387,14 +387,16 @@ void register_integer_builtins(Registry& r) {
         "gcd(a, b): the greatest common divisor. Integers: non-negative, gcd(0, 0) = 0. Polynomials over Z/pZ "
         "(p prime): monic; in Z[x]: with positive leading coefficient. Elements of Z/pZ are constant polynomials: "
         "gcd(2 mod 7, 3 mod 7) = 1 mod 7, as in Z/7Z[x]. gcd(a, b, c, ...) and gcd(v) of a vector's entries: "
-        "gcd(gcd(a, b), c)..., gcd([]) = 0.");
+        "gcd(gcd(a, b), c)..., gcd([]) = 0. Over Z/pZ from 512 terms by the half-gcd on cas's products, "
+        "O(M(n) log n) (:explain shows it).");
   r.reg("lcm", 1, -1, builtin_lcm_of_any,
         "lcm(a, b): the least common multiple of two integers (non-negative) or two polynomials (monic over "
         "Z/pZ, positive leading coefficient in Z[x]). lcm(a, b, c, ...) and lcm(v) of a vector's entries, "
         "lcm([]) = 1.");
   r.reg("xgcd", 2, builtin_xgcd,
         "xgcd(a, b): [g, s, t] with g = gcd(a, b) = s*a + t*b. For integers, or polynomials over Z/pZ with p "
-        "prime (g monic); in Z[x] it is an error: reduce mod p first.");
+        "prime (g monic, deg s < deg b - deg g, deg t < deg a - deg g; from 512 terms by the half-gcd on cas's "
+        "products); in Z[x] it is an error: reduce mod p first.");
   r.reg("powmod", 3, builtin_powmod,
         "powmod(a, e, m): a^e mod m. Integers: the result in 0..m-1, by square and multiply (e < 0 uses the "
         "inverse of a). Polynomials: f^e mod m over Z/pZ, or in Z[x] when m has leading coefficient +-1. Over "

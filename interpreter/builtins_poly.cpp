@@ -505,7 +505,8 @@ void register_poly_builtins(Registry& r) {
         "division: from the top, each coefficient of degree >= deg g is divided by lc(g) with the floor "
         "when it is at least |lc(g)| in absolute value, and left in r when it is smaller.");
   r.reg("resultant", 2, builtin_resultant,
-        "resultant(f, g): the resultant of f and g; an integer in Z[x], an element of Z/pZ over Z/pZ (p prime).");
+        "resultant(f, g): the resultant of f and g; an integer in Z[x], an element of Z/pZ over Z/pZ (p prime). "
+        "Over Z/pZ from 2048 terms by the half-gcd on cas's products (and so discriminant).");
   r.reg("discriminant", 1, builtin_discriminant,
         "discriminant(f): the discriminant of f, (-1)^(n(n-1)/2) resultant(f, f') / lc(f) for deg f = n >= 1: an "
         "integer in Z[x], an element of Z/pZ over Z/pZ (p prime). discriminant(x^2 + b*x + c) = b^2 - 4c.");

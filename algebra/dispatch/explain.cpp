@@ -398,6 +398,14 @@ std::string explain_note(const EngineNote& n) {
            " bits: FLINT " + function;
   } else if (is(n, "crt")) {
     text = chinese_remainder(n);
+  } else if (is(n, "half-gcd gcd") || is(n, "half-gcd xgcd") || is(n, "half-gcd resultant")) {
+    const char* what = is(n, "half-gcd gcd") ? "gcd" : is(n, "half-gcd xgcd") ? "xgcd (with the cofactors)" : "resultant";
+    text = std::string(what) + " in " + ring(d) + "[x] of lengths " + number(d.length1) + " and " + number(d.length2) +
+           " by the half-gcd: each reduction takes the Euclidean steps of the top halves recursively (half the " +
+           "degree at a time), applies their matrix to the whole pair and goes on from there, O(M(n) log n); " +
+           (is(n, "half-gcd resultant") ? "the resultant from every step's quotient degree and leading coefficient; "
+                                        : "") +
+           "FLINT finishes the last short pair; the products and divisions run on cas's engines (below)";
   } else if (is(n, "subproduct tree evaluation")) {
     text = "evaluation at " + number(d.length1) + " points over " + ring(d) + " by the subproduct tree: the products " +
            "of the points' factors (x - x_i), 32 to a leaf, pairwise up to prod (x - x_i); f reduced modulo the " +

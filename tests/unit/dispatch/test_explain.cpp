@@ -65,6 +65,15 @@ TEST_CASE("explain: evaluation at many points and interpolation name the subprod
   CHECK_THAT(explained(s, "eval(f, [1, 2, 3])"), !Catch::Contains("subproduct tree"));
 }
 
+TEST_CASE("explain: gcd, xgcd and resultant of long operands name the half-gcd", "[explain]") {
+  Session s;
+  s.eval("p = 998244353; f = randpoly(2500, p); g = randpoly(2400, p)");
+  CHECK_THAT(explained(s, "gcd(f, g)"), Catch::Contains("gcd in Z/998244353Z[x] of lengths 2500 and 2400 by the half-gcd"));
+  CHECK_THAT(explained(s, "xgcd(f, g)"), Catch::Contains("xgcd (with the cofactors) in Z/998244353Z[x]"));
+  CHECK_THAT(explained(s, "resultant(f, g)"), Catch::Contains("the resultant from every step's quotient degree"));
+  CHECK_THAT(explained(s, "gcd(f + x^3000, x^4 + 1)"), !Catch::Contains("half-gcd"));
+}
+
 TEST_CASE("explain: the inverse FFT names w^-1 and n^-1", "[explain]") {
   Session s;
   const std::string text = explained(s, "ifft([12, 0, 0, 0, 13, 0, 0, 0], 2 mod 17)");
