@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <mutex>
 
 namespace cas {
 
@@ -13,6 +14,8 @@ struct Record {
 };
 Record largest;
 
+// Operations that run side by side on the cores (each_on_cores) note from several threads.
+std::mutex notes_lock;
 EngineNote notes[engine_note_capacity];
 size_t note_count = 0;
 size_t dropped = 0;
@@ -55,11 +58,13 @@ void engine_reset() {
 }
 
 void engine_note(const char* what, double size, const OperationDetail& detail) {
+  const std::lock_guard<std::mutex> hold(notes_lock);
   if (size >= largest.size) largest = Record{what, size, detail.primes};
   append_note(what, size, detail);
 }
 
 void engine_explain(const char* what, double size, const OperationDetail& detail) {
+  const std::lock_guard<std::mutex> hold(notes_lock);
   append_note(what, size, detail);
 }
 

@@ -7,6 +7,7 @@
 #include "algebra/poly/modpoly_ops.hpp"
 #include "algebra/poly/multiply.hpp"
 #include "algebra/fourier/ntt_product_cpu.hpp"
+#include "algebra/support/parallel.hpp"
 
 #include "gpu/ntt.hpp"
 
@@ -598,6 +599,35 @@ ModPoly remainder(const ModPoly& f, const ModPoly& g) {
   if (goes_through_newton(f, g)) return std::move(divide_through_newton(f, g, true).remainder);
   note_flint_division(f, g);
   return remainder_flint(f, g);
+}
+
+namespace {
+// Whether remainder(f, g) may run on the GPU: the whole Newton division there (word-size p), or
+// the products of a multi-word one through multiply().
+bool division_may_use_gpu(const ModPoly& f, const ModPoly& g) {
+  if (!gpu_usable() || gpu_mode() == GpuMode::Off || f.length() < g.length() || !goes_through_newton(f, g))
+    return false;
+  if (!f.word()) return true;
+  return division_goes_to_gpu(static_cast<size_t>(f.length() - g.length() + 1), static_cast<size_t>(g.length()),
+                              f.modulus()->word());
+}
+}  // namespace
+
+std::vector<ModPoly> remainder_each(const std::vector<Operands>& divisions) {
+  std::vector<ModPoly> out;
+  out.reserve(divisions.size());
+  std::vector<size_t> on_cores;
+  for (size_t i = 0; i < divisions.size(); i++) {
+    const auto [f, g] = divisions[i];
+    const bool gpu = division_may_use_gpu(*f, *g);
+    out.push_back(gpu ? remainder(*f, *g) : ModPoly(f->modulus()));
+    if (!gpu) on_cores.push_back(i);
+  }
+  each_on_cores(on_cores.size(), [&](size_t k) {
+    const auto [f, g] = divisions[on_cores[k]];
+    out[on_cores[k]] = remainder(*f, *g);
+  });
+  return out;
 }
 
 ModPoly exact_div(const ModPoly& f, const ModPoly& g) {

@@ -22,12 +22,14 @@
 // (gpu::divide_mod, the same iteration on the device, no round trip each), and so does powmod
 // (gpu::power_modulo).
 #include "algebra/poly/modpoly.hpp"
+#include "algebra/poly/multiply.hpp"
 #include "algebra/support/words.hpp"
 
 #include <flint/fmpz.h>
 
 #include <cstddef>
 #include <utility>
+#include <vector>
 
 namespace cas {
 
@@ -35,6 +37,9 @@ namespace cas {
 std::pair<ModPoly, ModPoly> divrem(const ModPoly& f, const ModPoly& g);
 ModPoly quotient(const ModPoly& f, const ModPoly& g);
 ModPoly remainder(const ModPoly& f, const ModPoly& g);
+// Independent remainders f_i mod g_i, as multiply_each runs products: the divisions that may use
+// the GPU one after the other on this thread, the others side by side on the cores.
+std::vector<ModPoly> remainder_each(const std::vector<Operands>& divisions);
 // f / g when g divides f exactly, else DomainError.
 ModPoly exact_div(const ModPoly& f, const ModPoly& g);
 // f^e mod m, e >= 0.

@@ -47,10 +47,6 @@ ModPoly low_part(const ModPoly& f, slong k) {  // f mod x^k
   return r;
 }
 
-ModPoly times(const ModPoly& a, const ModPoly& b) {
-  return a.is_zero() || b.is_zero() ? ModPoly(a.modulus()) : multiply(a, b);
-}
-
 // x maps (a, b) to (x11 a + x12 b, x21 a + x22 b).
 struct Matrix {
   ModPoly m11, m12, m21, m22;
@@ -61,14 +57,31 @@ Matrix identity(const ModulusPtr& m) {
   return {modpoly_constant(unit.get(), m), ModPoly(m), ModPoly(m), modpoly_constant(unit.get(), m)};
 }
 
+// a_i b_i for every pair, zero where an operand is: the independent products of one step side by
+// side (multiply_each).
+std::vector<ModPoly> products_of(const std::vector<Operands>& pairs) {
+  std::vector<Operands> nonzero;
+  for (const auto& [a, b] : pairs)
+    if (!a->is_zero() && !b->is_zero()) nonzero.emplace_back(a, b);
+  std::vector<ModPoly> computed = multiply_each(nonzero);
+  std::vector<ModPoly> out;
+  out.reserve(pairs.size());
+  size_t next = 0;
+  for (const auto& [a, b] : pairs)
+    out.push_back(a->is_zero() || b->is_zero() ? ModPoly(a->modulus()) : std::move(computed[next++]));
+  return out;
+}
+
 Matrix product(const Matrix& x, const Matrix& y) {
-  return {add(times(x.m11, y.m11), times(x.m12, y.m21)), add(times(x.m11, y.m12), times(x.m12, y.m22)),
-          add(times(x.m21, y.m11), times(x.m22, y.m21)), add(times(x.m21, y.m12), times(x.m22, y.m22))};
+  const std::vector<ModPoly> p = products_of({{&x.m11, &y.m11}, {&x.m12, &y.m21}, {&x.m11, &y.m12}, {&x.m12, &y.m22},
+                                              {&x.m21, &y.m11}, {&x.m22, &y.m21}, {&x.m21, &y.m12}, {&x.m22, &y.m22}});
+  return {add(p[0], p[1]), add(p[2], p[3]), add(p[4], p[5]), add(p[6], p[7])};
 }
 
 // [[0, 1], [1, -q]] x: the division step (u, v) -> (v, u - q v) after x.
 Matrix after_step(const Matrix& x, const ModPoly& q) {
-  return {x.m21, x.m22, sub(x.m11, times(q, x.m21)), sub(x.m12, times(q, x.m22))};
+  const std::vector<ModPoly> p = products_of({{&q, &x.m21}, {&q, &x.m22}});
+  return {x.m21, x.m22, sub(x.m11, p[0]), sub(x.m12, p[1])};
 }
 
 // The limits of a run, and the division steps of the remainder sequence in order, for the
@@ -96,8 +109,8 @@ struct Reduction {
 std::pair<ModPoly, ModPoly> applied(const Matrix& x, const ModPoly& c_top, const ModPoly& d_top, const ModPoly& a,
                                     const ModPoly& b, slong k) {
   const ModPoly a_low = low_part(a, k), b_low = low_part(b, k);
-  return {add(shifted_up(c_top, k), add(times(x.m11, a_low), times(x.m12, b_low))),
-          add(shifted_up(d_top, k), add(times(x.m21, a_low), times(x.m22, b_low)))};
+  const std::vector<ModPoly> p = products_of({{&x.m11, &a_low}, {&x.m12, &b_low}, {&x.m21, &a_low}, {&x.m22, &b_low}});
+  return {add(shifted_up(c_top, k), add(p[0], p[1])), add(shifted_up(d_top, k), add(p[2], p[3]))};
 }
 
 Reduction reduce_by_division(const ModPoly& a, const ModPoly& b, slong m, Steps& steps, bool want_matrix) {
@@ -216,8 +229,10 @@ void xgcd_half(ModPoly& g, ModPoly& s, ModPoly& t, const ModPoly& a, const ModPo
   reduce(x, y, none, &total);
   ModPoly s_last(a.modulus()), t_last(a.modulus());
   xgcd_flint(g, s_last, t_last, x, y);  // g = s_last x + t_last y, (x, y) = total (a, b)
-  s = add(times(s_last, total.m11), times(t_last, total.m21));
-  t = add(times(s_last, total.m12), times(t_last, total.m22));
+  const std::vector<ModPoly> p =
+      products_of({{&s_last, &total.m11}, {&t_last, &total.m21}, {&s_last, &total.m12}, {&t_last, &total.m22}});
+  s = add(p[0], p[1]);
+  t = add(p[2], p[3]);
 }
 
 void resultant_half(fmpz_t out, const ModPoly& a, const ModPoly& b, HalfGcdLimits limits) {

@@ -294,6 +294,31 @@ ModPoly multiply(const ModPoly& a, const ModPoly& b) {
   return multiply_on_cpu(a, b);
 }
 
+namespace {
+bool goes_to_gpu(const ModPoly& a, const ModPoly& b) {
+  if (!same_modulus(a.modulus(), b.modulus()) || is_constant_product(a.length(), b.length())) return false;
+  GpuOperation op;
+  return wants_gpu(a, b, op) || wants_big_modulus_gpu(a, b);
+}
+}  // namespace
+
+std::vector<ModPoly> multiply_each(const std::vector<Operands>& products) {
+  std::vector<ModPoly> out;
+  out.reserve(products.size());
+  std::vector<size_t> on_cores;
+  for (size_t i = 0; i < products.size(); i++) {
+    const auto [a, b] = products[i];
+    const bool gpu = goes_to_gpu(*a, *b);
+    out.push_back(gpu ? multiply(*a, *b) : ModPoly(a->modulus()));
+    if (!gpu) on_cores.push_back(i);
+  }
+  each_on_cores(on_cores.size(), [&](size_t k) {
+    const auto [a, b] = products[on_cores[k]];
+    out[on_cores[k]] = multiply_on_cpu(*a, *b);
+  });
+  return out;
+}
+
 ModPoly multiply_on_cpu(const ModPoly& a, const ModPoly& b) {
   if (same_modulus(a.modulus(), b.modulus()) && is_constant_product(a.length(), b.length()))
     return a.length() == 1 ? scale_on_cores(b, a) : scale_on_cores(a, b);

@@ -58,6 +58,19 @@ ModPoly one(const ModulusPtr& m) {
 // f mod g, or f itself when it is already shorter than g.
 ModPoly reduced(const ModPoly& f, const ModPoly& g) { return f.length() < g.length() ? f : remainder(f, g); }
 
+// reduced() of every pair, the divisions side by side (remainder_each).
+std::vector<ModPoly> reduced_each(const std::vector<Operands>& pairs) {
+  std::vector<Operands> divisions;
+  for (const auto& [f, g] : pairs)
+    if (f->length() >= g->length()) divisions.emplace_back(f, g);
+  std::vector<ModPoly> remainders = remainder_each(divisions);
+  std::vector<ModPoly> out;
+  out.reserve(pairs.size());
+  size_t next = 0;
+  for (const auto& [f, g] : pairs) out.push_back(f->length() >= g->length() ? std::move(remainders[next++]) : *f);
+  return out;
+}
+
 OperationDetail tree_detail(size_t points, const Modulus& m) {
   OperationDetail d;
   d.length1 = points;
@@ -88,9 +101,10 @@ SubproductTree::SubproductTree(std::vector<Fmpz> points, ModulusPtr m) : m_(std:
   levels_.push_back(std::move(leaves));
   while (levels_.back().size() > 1) {
     const std::vector<ModPoly>& below = levels_.back();
-    std::vector<ModPoly> above;
-    for (size_t k = 0; 2 * k < below.size(); k++)
-      above.push_back(2 * k + 1 < below.size() ? multiply(below[2 * k], below[2 * k + 1]) : below[2 * k]);
+    std::vector<Operands> pairs;
+    for (size_t k = 0; 2 * k + 1 < below.size(); k++) pairs.emplace_back(&below[2 * k], &below[2 * k + 1]);
+    std::vector<ModPoly> above = multiply_each(pairs);
+    if (below.size() % 2) above.push_back(below.back());
     levels_.push_back(std::move(above));
   }
 }
@@ -118,10 +132,9 @@ std::vector<Fmpz> SubproductTree::evaluate(const ModPoly& f) const {
   std::vector<ModPoly> above{reduced(f, product())};
   for (size_t level = levels_.size() - 1; level-- > 0;) {
     const std::vector<ModPoly>& nodes = levels_[level];
-    std::vector<ModPoly> below;
-    below.reserve(nodes.size());
-    for (size_t j = 0; j < nodes.size(); j++) below.push_back(reduced(above[j / 2], nodes[j]));
-    above = std::move(below);
+    std::vector<Operands> divisions;
+    for (size_t j = 0; j < nodes.size(); j++) divisions.emplace_back(&above[j / 2], &nodes[j]);
+    above = reduced_each(divisions);
   }
   std::vector<Fmpz> values;
   values.reserve(points_.size());
@@ -169,14 +182,15 @@ ModPoly SubproductTree::interpolate(const std::vector<Fmpz>& values) const {
   for (size_t b = 0; b < blocks_.size(); b++) sums.push_back(leaf_combination(levels_[0][b], blocks_[b], c));
   for (size_t level = 0; level + 1 < levels_.size(); level++) {
     const std::vector<ModPoly>& nodes = levels_[level];
-    std::vector<ModPoly> above;
-    for (size_t k = 0; 2 * k < nodes.size(); k++) {
-      if (2 * k + 1 == nodes.size()) {
-        above.push_back(std::move(sums[2 * k]));
-        continue;
-      }
-      above.push_back(add(multiply(sums[2 * k], nodes[2 * k + 1]), multiply(sums[2 * k + 1], nodes[2 * k])));
+    std::vector<Operands> pairs;
+    for (size_t k = 0; 2 * k + 1 < nodes.size(); k++) {
+      pairs.emplace_back(&sums[2 * k], &nodes[2 * k + 1]);
+      pairs.emplace_back(&sums[2 * k + 1], &nodes[2 * k]);
     }
+    const std::vector<ModPoly> products = multiply_each(pairs);
+    std::vector<ModPoly> above;
+    for (size_t k = 0; 2 * k + 1 < nodes.size(); k++) above.push_back(add(products[2 * k], products[2 * k + 1]));
+    if (nodes.size() % 2) above.push_back(std::move(sums.back()));
     sums = std::move(above);
   }
   return std::move(sums.front());

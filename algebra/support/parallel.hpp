@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <exception>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -42,6 +44,27 @@ void parallel_ranges(std::size_t count, std::size_t grain, F&& f) {
   auto range = [&](std::size_t t) { f(count * t / ranges, count * (t + 1) / ranges); };
   using Range = decltype(range);
   detail::run_tasks(ranges, [](void* context, std::size_t t) { (*static_cast<Range*>(context))(t); }, &range);
+}
+
+// Runs f(i) for every i < count, side by side on the cores: for a few coarse pieces of work of
+// about one size (the independent products of an algorithm's step), each of which may spread over
+// the cores itself. Unlike parallel_ranges, f may throw: the first exception is rethrown here
+// once every call has returned.
+template <class F>
+void each_on_cores(std::size_t count, F&& f) {
+  std::exception_ptr failure;
+  std::mutex failure_lock;
+  parallel_ranges(count, 1, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; i++) {
+      try {
+        f(i);
+      } catch (...) {
+        const std::lock_guard<std::mutex> hold(failure_lock);
+        if (!failure) failure = std::current_exception();
+      }
+    }
+  });
+  if (failure) std::rethrow_exception(failure);
 }
 
 // Whether holds(i) for every i < count, asked in ranges on the cores; every range stops at the
