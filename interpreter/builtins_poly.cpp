@@ -8,6 +8,7 @@
 #include "algebra/values/integer_vectors.hpp"
 #include "algebra/poly/modpoly_ops.hpp"
 #include "algebra/poly/multipoint.hpp"
+#include "algebra/poly/roots.hpp"
 #include "algebra/support/parallel.hpp"
 #include "algebra/values/vector_words.hpp"
 #include "algebra/poly/zpoly_cores.hpp"

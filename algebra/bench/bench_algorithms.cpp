@@ -9,6 +9,8 @@
 //                half-gcd on its products) against gcd (algebra/poly/euclid.hpp)
 //   xgcd         f and g of n terms: nmod_poly_xgcd against xgcd
 //   resultant    f and g of n terms: nmod_poly_resultant against resultant
+//   roots        f of n terms, half of its degree in distinct linear factors: nmod_poly_roots against
+//                roots (algebra/poly/roots.hpp)
 // Columns: FLINT ms, cas ms (best of the runs that fit S seconds, at least 3), FLINT / cas, the
 // engine of cas's largest operation, and whether the results agree. FLINT's columns stop after
 // --flint-max.
@@ -20,6 +22,7 @@
 #include "algebra/poly/modpoly_ops.hpp"
 #include "algebra/poly/multiply.hpp"
 #include "algebra/poly/multipoint.hpp"
+#include "algebra/poly/roots.hpp"
 
 #include <flint/nmod_poly.h>
 #include <flint/ulong_extras.h>
@@ -155,6 +158,24 @@ void resultant_row(const Options& o, int k, const cas::ModulusPtr& m, flint_rand
   print_row("resultant", k, flint_ms, t.ms, t.engine, flint_ms == 0 || fmpz_equal_ui(ours.get(), theirs));
 }
 
+void roots_row(const Options& o, int k, const cas::ModulusPtr& m, flint_rand_t state) {
+  const size_t n = size_t{1} << k;
+  const std::vector<ulong> xs = random_words(n / 2, o.modulus, state);
+  cas::ModPoly f(m);
+  nmod_poly_product_roots_nmod_vec(f.nmod(), xs.data(), static_cast<slong>(xs.size()));
+  f = cas::multiply(f, random_poly(m, n / 2, state));
+  std::vector<cas::Fmpz> ours;
+  const cas::bench::EngineTiming t = cas::bench::time_on_engines(o.seconds, false, [&] { ours = cas::roots(f); });
+  double flint_ms = 0;
+  nmod_poly_factor_t theirs;
+  nmod_poly_factor_init(theirs);
+  if (k <= o.flint_max_log)
+    flint_ms = cas::bench::best_ms(o.seconds, [&] { nmod_poly_roots(theirs, f.nmod(), 0); });
+  bool agree = flint_ms == 0 || static_cast<slong>(ours.size()) == theirs->num;
+  nmod_poly_factor_clear(theirs);
+  print_row("roots", k, flint_ms, t.ms, t.engine, agree);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -171,5 +192,6 @@ int main(int argc, char** argv) {
   for (int k = o.min_log; k <= o.max_log; k++) gcd_row(o, k, m, state);
   for (int k = o.min_log; k <= o.max_log; k++) xgcd_row(o, k, m, state);
   for (int k = o.min_log; k <= o.max_log; k++) resultant_row(o, k, m, state);
+  for (int k = o.min_log; k <= o.max_log; k++) roots_row(o, k, m, state);
   flint_randclear(state);
 }

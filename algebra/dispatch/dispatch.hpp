@@ -185,6 +185,10 @@ constexpr size_t multipoint_tree_from = 512;
 // "gcd, xgcd and resultant: the half-gcd on cas's products against FLINT").
 constexpr size_t half_gcd_from = 512;
 constexpr size_t half_gcd_resultant_from = 2048;
+// roots over Z/pZ (poly/roots.hpp) go through x^p mod f, the gcd and equal-degree splitting on
+// cas's engines from this many terms, FLINT's roots below (even at 2^8, 1.5 times as fast at 2^9
+// on two cores: docs/measurements.md, "Roots over Z/pZ against FLINT").
+constexpr size_t roots_from = 512;
 
 std::string crossover_config_path();
 // Reads the config file when present (silently keeps the defaults otherwise).

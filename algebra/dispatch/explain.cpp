@@ -406,6 +406,11 @@ std::string explain_note(const EngineNote& n) {
            (is(n, "half-gcd resultant") ? "the resultant from every step's quotient degree and leading coefficient; "
                                         : "") +
            "FLINT finishes the last short pair; the products and divisions run on cas's engines (below)";
+  } else if (is(n, "roots by splitting")) {
+    text = "roots of a polynomial of length " + number(d.length1) + " over " + ring(d) + ": g = gcd(x^p - x, f), " +
+           "the product of its distinct linear factors (x^p mod f by powmod), then g split by gcd((x + a)^((p-1)/2) - 1, " +
+           "g) for random a until the factors are short enough for FLINT's roots; every powmod and gcd on cas's " +
+           "engines (below)";
   } else if (is(n, "subproduct tree evaluation")) {
     text = "evaluation at " + number(d.length1) + " points over " + ring(d) + " by the subproduct tree: the products " +
            "of the points' factors (x - x_i), 32 to a leaf, pairwise up to prod (x - x_i); f reduced modulo the " +

@@ -326,16 +326,29 @@ class PowersModulo {
   }
 
   Words power(const Words& base, const fmpz_t e) {
-    const bool is_x = base.size() == 2 && base[0] == 0 && base[1] == 1;
+    const bool linear = base.size() == 2;
     Words r = base;
     for (slong bit = static_cast<slong>(fmpz_bits(e)) - 2; bit >= 0; bit--) {
       r = reduced_product(r, r);
-      if (fmpz_tstbit(e, static_cast<ulong>(bit))) r = is_x ? reduced_times_x(r) : reduced_product(r, base);
+      if (fmpz_tstbit(e, static_cast<ulong>(bit)))
+        r = linear ? reduced_times_linear(r, base[0], base[1]) : reduced_product(r, base);
     }
     return r;
   }
 
  private:
+  // (b1 x + b0) r mod m for a reduced r, in O(len m): x r as below, times b1, plus b0 r. A base
+  // x + a (the roots' splitting) then costs a squaring a bit, not a squaring and a product.
+  Words reduced_times_linear(const Words& r, ulong b0, ulong b1) {
+    Words out = reduced_times_x(r);
+    const nmod_t& mod = product_.mod();
+    if (b1 != 1) _nmod_vec_scalar_mul_nmod(out.data(), out.data(), static_cast<slong>(out.size()), b1, mod);
+    if (out.size() < r.size()) out.resize(r.size(), 0);
+    _nmod_vec_scalar_addmul_nmod(out.data(), r.data(), static_cast<slong>(r.size()), b0, mod);
+    trim(out);
+    return out;
+  }
+
   // x r mod m for a reduced r: a shift, then one multiple of m off when it reaches len m terms.
   Words reduced_times_x(const Words& r) {
     if (r.empty()) return {};
@@ -623,10 +636,17 @@ std::vector<ModPoly> remainder_each(const std::vector<Operands>& divisions) {
     out.push_back(gpu ? remainder(*f, *g) : ModPoly(f->modulus()));
     if (!gpu) on_cores.push_back(i);
   }
-  each_on_cores(on_cores.size(), [&](size_t k) {
+  size_t terms = 0;
+  for (size_t i : on_cores) terms += static_cast<size_t>(divisions[i].first->length() + divisions[i].second->length());
+  const auto compute = [&](size_t k) {
     const auto [f, g] = divisions[on_cores[k]];
     out[on_cores[k]] = remainder(*f, *g);
-  });
+  };
+  if (terms < side_by_side_from_terms) {
+    for (size_t k = 0; k < on_cores.size(); k++) compute(k);
+  } else {
+    each_on_cores(on_cores.size(), compute);
+  }
   return out;
 }
 

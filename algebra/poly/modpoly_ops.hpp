@@ -55,7 +55,8 @@ bool is_monomial(const ModPoly& a, Fmpz& c);
 ModPoly compose(const ModPoly& f, const ModPoly& g);
 ModPoly powmod_flint(const ModPoly& f, const fmpz_t e, const ModPoly& m);
 std::vector<std::pair<ModPoly, slong>> factor(const ModPoly& f, fmpz_t unit_out);
-std::vector<Fmpz> roots(const ModPoly& f);                              // distinct, ascending
+// FLINT's roots of a nonzero f over a prime field (the caller checks): distinct, ascending.
+std::vector<Fmpz> roots_flint(const ModPoly& f);
 bool is_irreducible(const ModPoly& f);
 
 // Throws unless both are polynomials over one Z/pZ.

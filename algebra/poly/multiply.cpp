@@ -312,10 +312,17 @@ std::vector<ModPoly> multiply_each(const std::vector<Operands>& products) {
     out.push_back(gpu ? multiply(*a, *b) : ModPoly(a->modulus()));
     if (!gpu) on_cores.push_back(i);
   }
-  each_on_cores(on_cores.size(), [&](size_t k) {
+  size_t terms = 0;
+  for (size_t i : on_cores) terms += static_cast<size_t>(products[i].first->length() + products[i].second->length());
+  const auto compute = [&](size_t k) {
     const auto [a, b] = products[on_cores[k]];
     out[on_cores[k]] = multiply_on_cpu(*a, *b);
-  });
+  };
+  if (terms < side_by_side_from_terms) {
+    for (size_t k = 0; k < on_cores.size(); k++) compute(k);
+  } else {
+    each_on_cores(on_cores.size(), compute);
+  }
   return out;
 }
 

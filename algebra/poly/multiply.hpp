@@ -18,8 +18,11 @@ ModPoly multiply_on_cpu(const ModPoly& a, const ModPoly& b);
 // Independent products a_i b_i (the steps of an algorithm), each on the engine multiply() picks:
 // those the GPU takes one after the other on this thread, the others side by side on the cores
 // (each_on_cores), where a long one spreads further. The same results as multiply() one by one.
+// Short ones (fewer than side_by_side_from_terms operand terms in all) run one after the other:
+// handing them to the workers costs more than they do.
 using Operands = std::pair<const ModPoly*, const ModPoly*>;
 std::vector<ModPoly> multiply_each(const std::vector<Operands>& products);
+constexpr size_t side_by_side_from_terms = 4096;
 ZPoly multiply(const ZPoly& a, const ZPoly& b);
 // The same without asking the GPU: through the primes on the cores, or FLINT (after the GPU failed).
 ZPoly multiply_on_cpu(const ZPoly& a, const ZPoly& b);
