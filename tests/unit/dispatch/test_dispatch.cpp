@@ -119,7 +119,7 @@ TEST_CASE("products and transforms modulo p < 2^32 and p < 2^17 have crossovers 
   CHECK(std::string(cas::gpu_operation_key(GpuOperation::Transform32)) == "transform.32bit");
   CHECK(std::string(cas::gpu_operation_key(GpuOperation::ProductCrt17)) == "product.crt.17bit");
 
-  // The file sets the two sizes apart, and a file from before the split keeps the new defaults.
+  // The file sets the two sizes apart, and a file without the size classes' keys keeps their defaults.
   ConfigHome home;
   std::filesystem::create_directories(home.dir / "cas");
   std::ofstream(home.dir / "cas" / "crossover.conf")
@@ -833,8 +833,8 @@ TEST_CASE("calibration: the crossover that costs least over the measured lengths
   using T = cas::EngineTiming;
   // The CPU faster up to 1023, the GPU from 2047: the crossover is 2047.
   CHECK(cas::crossover_length({{511, 1.0, 2.0}, {1023, 1.0, 1.5}, {2047, 2.0, 1.0}, {4095, 4.0, 1.0}}) == 2047);
-  // The calibration that moved the CRT crossover to 16383 on the H100's host: one disturbed GPU
-  // time at 8191 (1.333 ms) now costs that length alone.
+  // Timings with one disturbed GPU time at 8191 (1.333 ms, from a calibration on the H100's host):
+  // the crossover that costs least over all lengths stays at 2047, not past the disturbed one.
   const std::vector<T> disturbed = {{1023, 0.168, 0.192}, {2047, 0.408, 0.218}, {4095, 0.679, 0.276},
                                     {8191, 0.907, 1.333}, {16383, 6.136, 0.610}, {32767, 3.960, 0.329}};
   CHECK(cas::crossover_length(disturbed) == 2047);

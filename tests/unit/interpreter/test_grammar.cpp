@@ -360,8 +360,8 @@ TEST_CASE("nesting is limited: an error where it gets too deep, not a stack over
 }
 
 TEST_CASE("long flat chains of operators and subscripts need no deep stack", "[grammar]") {
-  // A left-deep tree of a million `+` took a million nested calls to evaluate and to destroy.
-  // Chains are flat now, so they run on an ordinary thread's 8 MiB stack.
+  // As a left-deep tree, a million `+` would take a million nested calls to evaluate and to
+  // destroy; chains are flat nodes, so they run on an ordinary thread's 8 MiB stack.
   auto chain = [](const std::string& first, const std::string& link, size_t links) {
     std::string s = first;
     for (size_t i = 0; i < links; i++) s += link;
