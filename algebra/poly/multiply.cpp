@@ -348,7 +348,8 @@ ulong largest_coefficient_bits(const ZPoly& f) {
 bool z_product_goes_to_gpu(const ZPoly& a, const ZPoly& b) {
   if (a.is_zero() || b.is_zero()) return false;
   const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
-  if (!use_gpu(GpuOperation::ProductZ, SIZE_MAX)) return false;  // no Z[x] product goes to the GPU (off, none, or never from the calibration): no scan
+  // No Z[x] product goes to the GPU (it is off, there is none, or the calibration says never): no scan.
+  if (!use_gpu(GpuOperation::ProductZ, SIZE_MAX)) return false;
   // From 2^14 coefficients gpu_reconstruction_pays could refuse only coefficients of some 250000
   // bits: no scan (2^20 coefficients take it milliseconds).
   if (length >= (size_t{1} << 14) && use_gpu(GpuOperation::ProductZ, length)) return true;
