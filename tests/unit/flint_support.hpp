@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 #include <flint/flint.h>
 #include <flint/fmpz_poly.h>
+#include <flint/ulong_extras.h>
 
 #include <cstdlib>
 #include <random>
@@ -75,6 +76,40 @@ inline void check_in_mode(GpuMode mode, void (*check)(flint_rand_t)) {
   INFO("seed " << random.seed);
   ModeGuard guard(mode);
   check(random.state());
+}
+
+// Moduli for the randomised tests over Z/pZ, by kind (0 <= kind < test_modulus_kinds): 2, 3, a
+// random prime of 5 to 16 bits, 998244353 (2^23 | p - 1), 2^64 - 59, a random prime of 32 to 63
+// bits, the first prime above 2^64..2^193.
+constexpr int test_modulus_kinds = 7;
+inline ModulusPtr test_modulus(flint_rand_t state, int kind) {
+  switch (kind) {
+    case 0: return make_modulus(ulong{2});
+    case 1: return make_modulus(ulong{3});
+    case 2: return make_modulus(n_randprime(state, 5 + n_randint(state, 12), 1));
+    case 3: return make_modulus(ulong{998244353});
+    case 4: return make_modulus(ulong{18446744073709551557ull});
+    case 5: return make_modulus(n_randprime(state, 32 + n_randint(state, 32), 1));
+    default: {
+      Fmpz p;
+      fmpz_one(p.get());
+      fmpz_mul_2exp(p.get(), p.get(), 64 + n_randint(state, 130));
+      fmpz_nextprime(p.get(), p.get(), 1);
+      return make_modulus(p.get());
+    }
+  }
+}
+
+// `length` uniform random coefficients, the leading one nonzero (1 where it came out 0).
+inline ModPoly random_modpoly(flint_rand_t state, const ModulusPtr& m, slong length) {
+  ModPoly f(m);
+  Fmpz c;
+  for (slong i = 0; i < length; i++) {
+    fmpz_randm(c.get(), state, m->value());
+    if (i + 1 == length && fmpz_is_zero(c.get())) fmpz_one(c.get());
+    f.set_coeff(i, c.get());
+  }
+  return f;
 }
 
 inline std::vector<Fmpz> random_residues(Random& r, const ModulusPtr& m, size_t n) {

@@ -25,55 +25,26 @@ using cas::ModPoly;
 using cas::test::FreshRandom;
 using cas::test::trials;
 
-cas::ModulusPtr modulus_of_kind(flint_rand_t state, int kind) {
-  switch (kind) {
-    case 0: return cas::make_modulus(ulong{2});
-    case 1: return cas::make_modulus(ulong{3});
-    case 2: return cas::make_modulus(ulong{998244353});
-    case 3: return cas::make_modulus(ulong{18446744073709551557ull});  // 2^64 - 59
-    case 4: return cas::make_modulus(n_randprime(state, 2 + n_randint(state, 60), 1));
-    default: {
-      Fmpz p;
-      fmpz_set_ui(p.get(), 1);
-      fmpz_mul_2exp(p.get(), p.get(), 64 + n_randint(state, 130));
-      fmpz_nextprime(p.get(), p.get(), 1);
-      return cas::make_modulus(p.get());
-    }
-  }
-}
-constexpr int modulus_kinds = 6;
-
-ModPoly random_poly(flint_rand_t state, const cas::ModulusPtr& m, slong length) {
-  ModPoly f(m);
-  Fmpz c;
-  for (slong i = 0; i < length; i++) {
-    fmpz_randm(c.get(), state, m->value());
-    if (i + 1 == length && fmpz_is_zero(c.get())) fmpz_one(c.get());
-    f.set_coeff(i, c.get());
-  }
-  return f;
-}
-
 // A pair with a random common factor (length up to `longest`), or without one, or an edge case.
 std::pair<ModPoly, ModPoly> random_pair(flint_rand_t state, const cas::ModulusPtr& m, slong longest) {
   const slong la = 1 + static_cast<slong>(n_randint(state, static_cast<ulong>(longest)));
   const slong lb = 1 + static_cast<slong>(n_randint(state, static_cast<ulong>(longest)));
   switch (n_randint(state, 8)) {
     case 0: {  // equal operands
-      ModPoly a = random_poly(state, m, la);
+      ModPoly a = cas::test::random_modpoly(state, m, la);
       return {a, a};
     }
-    case 1: return {random_poly(state, m, la), random_poly(state, m, n_randint(state, 2))};  // zero or constant
-    case 2: return {random_poly(state, m, la), random_poly(state, m, la)};                 // equal degrees
+    case 1: return {cas::test::random_modpoly(state, m, la), cas::test::random_modpoly(state, m, static_cast<slong>(n_randint(state, 2)))};  // zero or constant
+    case 2: return {cas::test::random_modpoly(state, m, la), cas::test::random_modpoly(state, m, la)};                 // equal degrees
     case 3: {  // a squared factor: repeated roots in both
-      const ModPoly c = random_poly(state, m, 1 + la / 4);
-      return {cas::multiply(cas::multiply(c, c), random_poly(state, m, 1 + la / 3)),
-              cas::multiply(c, random_poly(state, m, 1 + lb / 2))};
+      const ModPoly c = cas::test::random_modpoly(state, m, 1 + la / 4);
+      return {cas::multiply(cas::multiply(c, c), cas::test::random_modpoly(state, m, 1 + la / 3)),
+              cas::multiply(c, cas::test::random_modpoly(state, m, 1 + lb / 2))};
     }
     default: {  // a common factor of any length up to the operands'
       const slong lc = 1 + static_cast<slong>(n_randint(state, static_cast<ulong>(std::min(la, lb))));
-      const ModPoly c = random_poly(state, m, lc);
-      return {cas::multiply(c, random_poly(state, m, la - lc + 1)), cas::multiply(c, random_poly(state, m, lb - lc + 1))};
+      const ModPoly c = cas::test::random_modpoly(state, m, lc);
+      return {cas::multiply(c, cas::test::random_modpoly(state, m, la - lc + 1)), cas::multiply(c, cas::test::random_modpoly(state, m, lb - lc + 1))};
     }
   }
 }
@@ -102,9 +73,9 @@ TEST_CASE("the half-gcd's gcd, xgcd and resultant equal FLINT's on short operand
   INFO("seed " << random.seed);
   // FLINT's hgcd in the recursion's lowest levels (flint_below) or none.
   const HalfGcdLimits limits[] = {{2, 2, 0}, {4, 3, 0}, {10, 6, 12}, {30, 16, 40}};
-  for (int kind = 0; kind < modulus_kinds; kind++)
+  for (int kind = 0; kind < cas::test::test_modulus_kinds; kind++)
     for (int t = 0; t < trials(60); t++) {
-      const cas::ModulusPtr m = modulus_of_kind(random.state(), kind);
+      const cas::ModulusPtr m = cas::test::test_modulus(random.state(), kind);
       auto [a, b] = random_pair(random.state(), m, 90);
       for (const HalfGcdLimits& l : limits) check_pair(a, b, l);
     }
@@ -113,9 +84,9 @@ TEST_CASE("the half-gcd's gcd, xgcd and resultant equal FLINT's on short operand
 TEST_CASE("one half-gcd reduction stops at the remainder pair that straddles half the degree", "[euclid]") {
   FreshRandom random;
   INFO("seed " << random.seed);
-  for (int kind = 0; kind < modulus_kinds; kind++)
+  for (int kind = 0; kind < cas::test::test_modulus_kinds; kind++)
     for (int t = 0; t < trials(40); t++) {
-      const cas::ModulusPtr m = modulus_of_kind(random.state(), kind);
+      const cas::ModulusPtr m = cas::test::test_modulus(random.state(), kind);
       auto [a, b] = random_pair(random.state(), m, 200);
       if (a.length() < b.length()) std::swap(a, b);
       if (a.length() == b.length()) b = cas::remainder_flint(b, a);
@@ -143,12 +114,12 @@ TEST_CASE("gcd, xgcd, resultant and discriminant past half_gcd_from equal FLINT'
   FreshRandom random;
   INFO("seed " << random.seed);
   const slong n = static_cast<slong>(cas::half_gcd_from);
-  for (int kind = 2; kind < modulus_kinds; kind++)
+  for (int kind = 3; kind < cas::test::test_modulus_kinds; kind++)
     for (int t = 0; t < trials(2); t++) {
-      const cas::ModulusPtr m = modulus_of_kind(random.state(), kind);
-      const ModPoly c = random_poly(random.state(), m, 1 + static_cast<slong>(n_randint(random.state(), 300)));
-      const ModPoly a = cas::multiply(c, random_poly(random.state(), m, n + 200));
-      const ModPoly b = cas::multiply(c, random_poly(random.state(), m, n + 50));
+      const cas::ModulusPtr m = cas::test::test_modulus(random.state(), kind);
+      const ModPoly c = cas::test::random_modpoly(random.state(), m, 1 + static_cast<slong>(n_randint(random.state(), 300)));
+      const ModPoly a = cas::multiply(c, cas::test::random_modpoly(random.state(), m, n + 200));
+      const ModPoly b = cas::multiply(c, cas::test::random_modpoly(random.state(), m, n + 50));
       INFO("p = " << m->to_string());
       CHECK(cas::equal(cas::gcd(a, b), cas::gcd_flint(a, b)));
       ModPoly g(m), s(m), u(m), g0(m), s0(m), u0(m);
@@ -156,7 +127,7 @@ TEST_CASE("gcd, xgcd, resultant and discriminant past half_gcd_from equal FLINT'
       cas::xgcd_flint(g0, s0, u0, a, b);
       CHECK((cas::equal(g, g0) && cas::equal(s, s0) && cas::equal(u, u0)));
       const slong nr = static_cast<slong>(cas::half_gcd_resultant_from);
-      const ModPoly f = random_poly(random.state(), m, nr + 100), h = random_poly(random.state(), m, nr + 99);
+      const ModPoly f = cas::test::random_modpoly(random.state(), m, nr + 100), h = cas::test::random_modpoly(random.state(), m, nr + 99);
       Fmpz r, r0;
       cas::resultant(r.get(), f, h);
       cas::resultant_flint(r0.get(), f, h);

@@ -26,23 +26,6 @@ using cas::test::FreshRandom;
 using cas::test::Session;
 using cas::test::trials;
 
-cas::ModulusPtr random_modulus(flint_rand_t state, int kind) {
-  switch (kind) {
-    case 0: return cas::make_modulus(ulong{2});
-    case 1: return cas::make_modulus(ulong{3});
-    case 2: return cas::make_modulus(ulong{998244353});
-    case 3: return cas::make_modulus(ulong{18446744073709551557ull});  // 2^64 - 59
-    case 4: return cas::make_modulus(n_randprime(state, 40, 1));
-    default: {
-      Fmpz p;
-      fmpz_set_ui(p.get(), 1);
-      fmpz_mul_2exp(p.get(), p.get(), 64 + n_randint(state, 100));
-      fmpz_nextprime(p.get(), p.get(), 1);
-      return cas::make_modulus(p.get());
-    }
-  }
-}
-
 // n residues mod p (n <= p): 0, 1, 2, ... for a small p, else random ones, distinct up to 600 of them.
 std::vector<Fmpz> distinct_points(flint_rand_t state, const cas::Modulus& m, size_t n) {
   std::vector<Fmpz> points;
@@ -58,16 +41,6 @@ std::vector<Fmpz> distinct_points(flint_rand_t state, const cas::Modulus& m, siz
     if (!seen || n > 600) points.push_back(std::move(x));  // long lists: a repeat is unlikely and harmless
   }
   return points;
-}
-
-ModPoly random_poly(flint_rand_t state, const cas::ModulusPtr& m, size_t length) {
-  ModPoly f(m);
-  Fmpz c;
-  for (size_t i = 0; i < length; i++) {
-    fmpz_randm(c.get(), state, m->value());
-    f.set_coeff(static_cast<slong>(i), c.get());
-  }
-  return f;
 }
 
 std::vector<Fmpz> pointwise(const ModPoly& f, const std::vector<Fmpz>& points) {
@@ -88,9 +61,9 @@ bool distinct(const std::vector<Fmpz>& v) {
 TEST_CASE("the subproduct tree evaluates and interpolates at every small size", "[multipoint]") {
   FreshRandom random;
   INFO("seed " << random.seed);
-  for (int kind = 0; kind < 6; kind++) {
+  for (int kind = 0; kind < cas::test::test_modulus_kinds; kind++) {
     for (int t = 0; t < trials(3); t++) {
-      const cas::ModulusPtr m = random_modulus(random.state(), kind);
+      const cas::ModulusPtr m = cas::test::test_modulus(random.state(), kind);
       const size_t most = fmpz_cmp_ui(m->value(), 80) < 0 ? fmpz_get_ui(m->value()) : 80;
       for (size_t n = 1; n <= most; n += (n < 40 ? 1 : 13)) {
         INFO("p = " << m->to_string() << ", n = " << n);
@@ -100,10 +73,10 @@ TEST_CASE("the subproduct tree evaluates and interpolates at every small size", 
         REQUIRE(tree.product().length() == static_cast<slong>(n + 1));
         for (const Fmpz& v : pointwise(tree.product(), points)) CHECK(fmpz_is_zero(v.get()));
         for (size_t length : {size_t{0}, size_t{1}, n, 3 * n + 5}) {
-          const ModPoly f = random_poly(random.state(), m, length);
+          const ModPoly f = cas::test::random_modpoly(random.state(), m, static_cast<slong>(length));
           CHECK(cas::test::equal(tree.evaluate(f), pointwise(f, points)));
         }
-        const ModPoly g = random_poly(random.state(), m, n);
+        const ModPoly g = cas::test::random_modpoly(random.state(), m, static_cast<slong>(n));
         const ModPoly back = tree.interpolate(pointwise(g, points));
         CHECK(cas::equal(back, g));
       }
@@ -114,14 +87,14 @@ TEST_CASE("the subproduct tree evaluates and interpolates at every small size", 
 TEST_CASE("evaluate_many and interpolate agree with FLINT on both sides of the tree's crossover", "[multipoint]") {
   FreshRandom random;
   INFO("seed " << random.seed);
-  for (int kind = 2; kind < 6; kind++) {
-    const cas::ModulusPtr m = random_modulus(random.state(), kind);
+  for (int kind = 3; kind < cas::test::test_modulus_kinds; kind++) {
+    const cas::ModulusPtr m = cas::test::test_modulus(random.state(), kind);
     for (size_t n : {cas::multipoint_tree_from - 1, cas::multipoint_tree_from, size_t{1000}, size_t{2500}}) {
       INFO("p = " << m->to_string() << ", n = " << n);
       const std::vector<Fmpz> points = distinct_points(random.state(), *m, n);
       if (!distinct(points)) continue;  // a repeat among random residues of a 40-bit p or more: never seen
       for (size_t length : {n / 3, 2 * n + 1}) {
-        const ModPoly f = random_poly(random.state(), m, length);
+        const ModPoly f = cas::test::random_modpoly(random.state(), m, static_cast<slong>(length));
         const std::vector<Fmpz> values = cas::evaluate_many(f, points);
         if (m->word_size()) {
           std::vector<ulong> xs(n), ys(n);
@@ -134,7 +107,7 @@ TEST_CASE("evaluate_many and interpolate agree with FLINT on both sides of the t
           CHECK(cas::test::equal(values, pointwise(f, points)));
         }
       }
-      const ModPoly g = random_poly(random.state(), m, n);
+      const ModPoly g = cas::test::random_modpoly(random.state(), m, static_cast<slong>(n));
       const std::vector<Fmpz> ys = pointwise(g, points);
       const ModPoly interpolated = cas::interpolate(points, ys, m);
       CHECK(cas::equal(interpolated, g));

@@ -22,23 +22,6 @@ using cas::ModPoly;
 using cas::test::FreshRandom;
 using cas::test::trials;
 
-cas::ModulusPtr modulus_of_kind(flint_rand_t state, int kind) {
-  switch (kind) {
-    case 0: return cas::make_modulus(ulong{2});
-    case 1: return cas::make_modulus(ulong{3});
-    case 2: return cas::make_modulus(n_randprime(state, 8, 1));
-    case 3: return cas::make_modulus(ulong{18446744073709551557ull});
-    case 4: return cas::make_modulus(n_randprime(state, 2 + n_randint(state, 62), 1));
-    default: {
-      Fmpz p;
-      fmpz_set_ui(p.get(), 1);
-      fmpz_mul_2exp(p.get(), p.get(), 64 + n_randint(state, 100));
-      fmpz_nextprime(p.get(), p.get(), 1);
-      return cas::make_modulus(p.get());
-    }
-  }
-}
-
 // prod (x - r_i)^(1 or 2) for `count` random r_i, times a random polynomial of `extra` terms
 // (usually without many roots), times a random nonzero constant.
 ModPoly with_roots(flint_rand_t state, const cas::ModulusPtr& m, slong count, slong extra) {
@@ -70,9 +53,9 @@ ModPoly with_roots(flint_rand_t state, const cas::ModulusPtr& m, slong count, sl
 TEST_CASE("roots by splitting equal FLINT's roots", "[roots]") {
   FreshRandom random;
   INFO("seed " << random.seed);
-  for (int kind = 0; kind < 6; kind++)
+  for (int kind = 0; kind < cas::test::test_modulus_kinds; kind++)
     for (int t = 0; t < trials(8); t++) {
-      const cas::ModulusPtr m = modulus_of_kind(random.state(), kind);
+      const cas::ModulusPtr m = cas::test::test_modulus(random.state(), kind);
       const slong count = static_cast<slong>(n_randint(random.state(), 120));
       const ModPoly f = with_roots(random.state(), m, count, static_cast<slong>(n_randint(random.state(), 60)));
       INFO("p = " << m->to_string() << ", length " << f.length());
