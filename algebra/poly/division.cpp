@@ -627,27 +627,8 @@ bool division_may_use_gpu(const ModPoly& f, const ModPoly& g) {
 }  // namespace
 
 std::vector<ModPoly> remainder_each(const std::vector<Operands>& divisions) {
-  std::vector<ModPoly> out;
-  out.reserve(divisions.size());
-  std::vector<size_t> on_cores;
-  for (size_t i = 0; i < divisions.size(); i++) {
-    const auto [f, g] = divisions[i];
-    const bool gpu = division_may_use_gpu(*f, *g);
-    out.push_back(gpu ? remainder(*f, *g) : ModPoly(f->modulus()));
-    if (!gpu) on_cores.push_back(i);
-  }
-  size_t terms = 0;
-  for (size_t i : on_cores) terms += static_cast<size_t>(divisions[i].first->length() + divisions[i].second->length());
-  const auto compute = [&](size_t k) {
-    const auto [f, g] = divisions[on_cores[k]];
-    out[on_cores[k]] = remainder(*f, *g);
-  };
-  if (terms < side_by_side_from_terms) {
-    for (size_t k = 0; k < on_cores.size(); k++) compute(k);
-  } else {
-    each_on_cores(on_cores.size(), compute);
-  }
-  return out;
+  const auto divide = [](const ModPoly& f, const ModPoly& g) { return remainder(f, g); };
+  return each_pair(divisions, division_may_use_gpu, divide, divide);
 }
 
 ModPoly exact_div(const ModPoly& f, const ModPoly& g) {

@@ -303,27 +303,9 @@ bool goes_to_gpu(const ModPoly& a, const ModPoly& b) {
 }  // namespace
 
 std::vector<ModPoly> multiply_each(const std::vector<Operands>& products) {
-  std::vector<ModPoly> out;
-  out.reserve(products.size());
-  std::vector<size_t> on_cores;
-  for (size_t i = 0; i < products.size(); i++) {
-    const auto [a, b] = products[i];
-    const bool gpu = goes_to_gpu(*a, *b);
-    out.push_back(gpu ? multiply(*a, *b) : ModPoly(a->modulus()));
-    if (!gpu) on_cores.push_back(i);
-  }
-  size_t terms = 0;
-  for (size_t i : on_cores) terms += static_cast<size_t>(products[i].first->length() + products[i].second->length());
-  const auto compute = [&](size_t k) {
-    const auto [a, b] = products[on_cores[k]];
-    out[on_cores[k]] = multiply_on_cpu(*a, *b);
-  };
-  if (terms < side_by_side_from_terms) {
-    for (size_t k = 0; k < on_cores.size(); k++) compute(k);
-  } else {
-    each_on_cores(on_cores.size(), compute);
-  }
-  return out;
+  const auto on_gpu = [](const ModPoly& a, const ModPoly& b) { return multiply(a, b); };
+  const auto on_cores = [](const ModPoly& a, const ModPoly& b) { return multiply_on_cpu(a, b); };
+  return each_pair(products, goes_to_gpu, on_gpu, on_cores);
 }
 
 ModPoly multiply_on_cpu(const ModPoly& a, const ModPoly& b) {

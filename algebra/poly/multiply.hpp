@@ -4,6 +4,7 @@
 // the GPU engine), so that the interpreter never knows.
 #include "algebra/poly/modpoly.hpp"
 #include "algebra/poly/zpoly.hpp"
+#include "algebra/support/parallel.hpp"
 
 #include <cstddef>
 #include <exception>
@@ -23,6 +24,34 @@ ModPoly multiply_on_cpu(const ModPoly& a, const ModPoly& b);
 using Operands = std::pair<const ModPoly*, const ModPoly*>;
 std::vector<ModPoly> multiply_each(const std::vector<Operands>& products);
 constexpr size_t side_by_side_from_terms = 4096;
+
+// What multiply_each and remainder_each share: for the pairs with on_gpu(a, b), gpu_op(a, b) one
+// after the other on this thread; for the others cpu_op(a, b), side by side on the cores from
+// side_by_side_from_terms operand terms in all (on this thread too below that).
+template <class OnGpu, class GpuOp, class CpuOp>
+std::vector<ModPoly> each_pair(const std::vector<Operands>& pairs, OnGpu&& on_gpu, GpuOp&& gpu_op, CpuOp&& cpu_op) {
+  std::vector<ModPoly> out;
+  out.reserve(pairs.size());
+  std::vector<size_t> on_cores;
+  size_t terms = 0;
+  for (size_t i = 0; i < pairs.size(); i++) {
+    const auto [a, b] = pairs[i];
+    const bool gpu = on_gpu(*a, *b);
+    out.push_back(gpu ? gpu_op(*a, *b) : ModPoly(a->modulus()));
+    if (gpu) continue;
+    on_cores.push_back(i);
+    terms += static_cast<size_t>(a->length() + b->length());
+  }
+  const auto compute = [&](size_t k) {
+    out[on_cores[k]] = cpu_op(*pairs[on_cores[k]].first, *pairs[on_cores[k]].second);
+  };
+  if (terms < side_by_side_from_terms) {
+    for (size_t k = 0; k < on_cores.size(); k++) compute(k);
+  } else {
+    each_on_cores(on_cores.size(), compute);
+  }
+  return out;
+}
 ZPoly multiply(const ZPoly& a, const ZPoly& b);
 // The same without asking the GPU: through the primes on the cores, or FLINT (after the GPU failed).
 ZPoly multiply_on_cpu(const ZPoly& a, const ZPoly& b);
