@@ -239,19 +239,6 @@ std::size_t shared_bytes(std::size_t n) { return (n + n / 2) * sizeof(std::uint6
 
 unsigned threads_for(std::size_t n) { return unsigned(std::clamp<std::size_t>(n / 2, 32, 1024)); }
 
-// The most shared memory a block may ask for on this device.
-std::size_t shared_memory_optin()
-{
-    static const std::size_t bytes = [] {
-        int device = 0, value = 0;
-        check(cudaGetDevice(&device), "cudaGetDevice");
-        check(cudaDeviceGetAttribute(&value, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
-              "cudaDeviceGetAttribute (shared memory)");
-        return std::size_t(value);
-    }();
-    return bytes;
-}
-
 // The longest transform a block holds.
 std::size_t longest_block_transform()
 {
@@ -335,6 +322,19 @@ std::size_t piece_transform_length() { return std::min(longest_piece_transform, 
 std::size_t pieces_of(std::size_t count, std::size_t n) { return (count + n / 2 - 1) / (n / 2); }
 
 }  // namespace
+
+// The most shared memory a block may ask for on this device.
+std::size_t shared_memory_optin()
+{
+    static const std::size_t bytes = [] {
+        int device = 0, value = 0;
+        check(cudaGetDevice(&device), "cudaGetDevice");
+        check(cudaDeviceGetAttribute(&value, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
+              "cudaDeviceGetAttribute (shared memory)");
+        return std::size_t(value);
+    }();
+    return bytes;
+}
 
 std::size_t block_transform_limit()
 {

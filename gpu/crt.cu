@@ -7,13 +7,16 @@
 //   prime, block_products.cuh) -> Garner's (few coefficients: a warp each, garner_warps.cuh)
 //   digits in place and the limbs of every coefficient (limb-major, coalesced) -> download
 //   (integers: the coefficients evaluated at 2^b word by word, sums and 2-bit carries; cyclic and
-//   negacyclic convolutions: each row folded modulo x^n -+ 1 before Garner).
+//   negacyclic convolutions: each row folded modulo x^n -+ 1 before Garner). Resultants reduce
+//   the operands the same way, a group of primes at a time, and take one Euclidean resultant a
+//   prime (resultant_blocks.cuh); the CRT of that one number is the host's.
 // All on the library's stream, so the steps are ordered without host synchronisation.
 #include "gpu/crt.hpp"
 #include "gpu/block_products.cuh"
 #include "gpu/detail.cuh"
 #include "gpu/garner_warps.cuh"
 #include "gpu/recent_tables.hpp"
+#include "gpu/resultant_blocks.cuh"
 
 #include <algorithm>
 
@@ -409,6 +412,43 @@ std::vector<std::uint64_t> multiply_magnitudes_summed(const std::uint64_t* a, st
                                                                summed.data(), summed.data() + words);
     check_launch("sum_words");
     return summed.to_host();
+}
+
+std::size_t longest_resultant_operand()
+{
+    detail::require_device();
+    return detail::longest_resultant_row();
+}
+
+std::vector<std::uint64_t> resultants_of_limb_sources(const LimbSource& a, const LimbSource& b,
+                                                      const std::vector<std::uint64_t>& primes)
+{
+    using namespace detail;
+    require_device();
+    if (a.count == 0 || b.count == 0 || a.width == 0 || b.width == 0)
+        throw Error("resultants_of_limb_sources: empty operand");
+    if (std::max(a.count, b.count) > longest_resultant_row())
+        throw Error("resultants_of_limb_sources: operands longer than " + std::to_string(longest_resultant_row()));
+    for (std::uint64_t p : primes)
+        if (p % 2 == 0 || p >= (std::uint64_t(1) << 63))
+            throw Error("resultants_of_limb_sources: primes must be odd and below 2^63");
+    const std::size_t k = primes.size();
+    DeviceWords limbs_a, limbs_b;
+    DeviceWords32 negative_a, negative_b;
+    upload_source(a, limbs_a, negative_a);
+    upload_source(b, limbs_b, negative_b);
+    const DeviceReductionPrimes reduction(primes);
+    // a prime a grid row (blockIdx.y) in the reductions
+    const std::size_t group = std::min<std::size_t>(primes_reduced_at_once(a.count + b.count, k), 65535);
+    DeviceWords rows_a(group * a.count), rows_b(group * b.count), resultants(k);
+    for (std::size_t first = 0; first < k; first += group) {
+        const std::size_t rows = std::min(group, k - first);
+        launch_reduce_matrix(limbs_a, negative_a, a.count, a.width, reduction.from(first), rows, rows_a.data());
+        launch_reduce_matrix(limbs_b, negative_b, b.count, b.width, reduction.from(first), rows, rows_b.data());
+        const std::vector<std::uint64_t> group_primes(primes.begin() + first, primes.begin() + first + rows);
+        resultants_of_rows(rows_a.data(), a.count, rows_b.data(), b.count, group_primes, resultants.data() + first);
+    }
+    return resultants.to_host();
 }
 
 }  // namespace cas::gpu

@@ -50,6 +50,17 @@ std::vector<std::uint64_t> multiply_magnitudes_summed(const std::uint64_t* a, st
                                                       unsigned chunk_bits, const std::vector<std::uint64_t>& primes,
                                                       std::size_t words);
 
+// The longest operand (in coefficients) resultants_of_limb_sources takes on this device: both
+// residue rows of a prime in one block's shared memory (13,000 words and more on the H100).
+std::size_t longest_resultant_operand();
+// res(a, b) mod primes[j] for every j: a and b, of count <= longest_resultant_operand()
+// coefficients with nonzero leading ones, reduced modulo every prime on the GPU, then one
+// Euclidean resultant a prime (gpu/euclid_words.hpp), every prime of a group in one launch. Each
+// prime odd, below 2^63, and dividing neither leading coefficient (the degrees must survive the
+// reduction); any count of primes.
+std::vector<std::uint64_t> resultants_of_limb_sources(const LimbSource& a, const LimbSource& b,
+                                                      const std::vector<std::uint64_t>& primes);
+
 // Products and powers whose transform length n (the power of two >= the result's length) is at
 // most this limit run every prime in one launch, one thread block a prime holding its transform in
 // shared memory (gpu/block_products.cu); longer ones one prime after the other through the fast

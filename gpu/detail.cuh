@@ -67,6 +67,8 @@ struct PinnedPair {
 void with_block_staging(const std::function<void(const PinnedPair&)>& body);
 // Throws Unavailable when there is no device.
 void require_device();
+// The most shared memory a block may ask for on this device (asked once).
+std::size_t shared_memory_optin();
 
 // Stream-ordered scratch memory (cudaMallocAsync), freed when the owner goes.
 template <class T>

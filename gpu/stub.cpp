@@ -98,6 +98,12 @@ void power_limb_source(const LimbSource&, std::uint64_t, const std::vector<std::
 {
     unavailable();
 }
+std::size_t longest_resultant_operand() { unavailable(); }
+std::vector<std::uint64_t> resultants_of_limb_sources(const LimbSource&, const LimbSource&,
+                                                      const std::vector<std::uint64_t>&)
+{
+    unavailable();
+}
 std::size_t set_block_products_limit(std::size_t) { return 0; }
 std::size_t set_piece_products_limit(std::size_t) { return 0; }
 std::size_t set_warp_garner_limit(std::size_t) { return 0; }

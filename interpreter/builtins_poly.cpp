@@ -2,6 +2,7 @@
 // deriv, divrem, resultant, roots, isirreducible, interpolate, compose, and
 // random polynomials (randpoly, randzpoly, seed). gcd, lcm, xgcd, factor,
 // powmod and crt serve integers and polynomials: builtins_integer.cpp.
+#include "algebra/multimodular/zresultant.hpp"
 #include "algebra/poly/division.hpp"
 #include "algebra/poly/euclid.hpp"
 #include "algebra/support/guards.hpp"
@@ -313,7 +314,7 @@ Value builtin_resultant(CallContext& c) {
     resultant(r.get(), modpoly_arg(c, 0, m), modpoly_arg(c, 1, m));
     return mod_value(r.get(), m);
   }
-  fmpz_poly_resultant(r.get(), zpoly_arg(c, 0).get(), zpoly_arg(c, 1).get());
+  resultant_z(r.get(), zpoly_arg(c, 0), zpoly_arg(c, 1));
   return Value::integer(std::move(r));
 }
 
@@ -331,7 +332,7 @@ Value builtin_discriminant(CallContext& c) {
   }
   ZPoly f = zpoly_arg(c, 0);
   require_degree(f.degree());
-  fmpz_poly_discriminant(d.get(), f.get());
+  discriminant_z(d.get(), f);
   return Value::integer(std::move(d));
 }
 
@@ -507,7 +508,9 @@ void register_poly_builtins(Registry& r) {
         "when it is at least |lc(g)| in absolute value, and left in r when it is smaller.");
   r.reg("resultant", 2, builtin_resultant,
         "resultant(f, g): the resultant of f and g; an integer in Z[x], an element of Z/pZ over Z/pZ (p prime). "
-        "Over Z/pZ from 2048 terms by the half-gcd on cas's products (and so discriminant).");
+        "Over Z/pZ from 2048 terms by the half-gcd on cas's products; in Z[x] from 32 terms through word-size "
+        "primes (a Euclidean resultant a prime, thousands at once on the GPU) and the CRT under Hadamard's bound. "
+        "discriminant likewise.");
   r.reg("discriminant", 1, builtin_discriminant,
         "discriminant(f): the discriminant of f, (-1)^(n(n-1)/2) resultant(f, f') / lc(f) for deg f = n >= 1: an "
         "integer in Z[x], an element of Z/pZ over Z/pZ (p prime). discriminant(x^2 + b*x + c) = b^2 - 4c.");

@@ -1,6 +1,7 @@
 // cas-bench-algorithms: the algorithms built on cas's products against FLINT's own, both in the
 // same run on the same inputs, the results compared.
 //   cas-bench-algorithms [--min K] [--max K] [--flint-max K] [--seconds S] [--gpu off] [--modulus P]
+//                        [--zmin K] [--zmax K] [--zflint-max K] [--only ROW]
 // Rows for n = 2^K points or terms, modulo P (default 4611685941117976577, a 62-bit prime):
 //   evaluate     f of n terms at n points: FLINT's nmod_poly_evaluate_nmod_vec_fast (its subproduct
 //                tree on its products) against evaluate_many (algebra/poly/multipoint.hpp)
@@ -11,6 +12,11 @@
 //   resultant    f and g of n terms: nmod_poly_resultant against resultant
 //   roots        f of n terms, half of its degree in distinct linear factors: nmod_poly_roots against
 //                roots (algebra/poly/roots.hpp)
+// and in Z[x], for n = 2^K terms from --zmin to --zmax (FLINT's column up to --zflint-max; one run of
+// FLINT where it takes longer than S):
+//   zresultant   f and g of n terms with random signed 64-bit coefficients: fmpz_poly_resultant
+//                against resultant_z (algebra/multimodular/zresultant.hpp)
+// --only ROW runs that row's table alone.
 // Columns: FLINT ms, cas ms (best of the runs that fit S seconds, at least 3), FLINT / cas, the
 // engine of cas's largest operation, and whether the results agree. FLINT's columns stop after
 // --flint-max.
@@ -18,15 +24,18 @@
 #include "algebra/bench/tables.hpp"
 #include "algebra/dispatch/dispatch.hpp"
 #include "algebra/dispatch/engine.hpp"
+#include "algebra/multimodular/zresultant.hpp"
 #include "algebra/poly/euclid.hpp"
 #include "algebra/poly/modpoly_ops.hpp"
 #include "algebra/poly/multiply.hpp"
 #include "algebra/poly/multipoint.hpp"
 #include "algebra/poly/roots.hpp"
 
+#include <flint/fmpz_poly.h>
 #include <flint/nmod_poly.h>
 #include <flint/ulong_extras.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -37,6 +46,8 @@ namespace {
 
 struct Options {
   int min_log = 10, max_log = 18, flint_max_log = 18;
+  int z_min_log = 5, z_max_log = 11, z_flint_max_log = 10;
+  std::string only;
   double seconds = 0.5;
   bool gpu = true;
   ulong modulus = 4611685941117976577ull;
@@ -49,6 +60,10 @@ Options parse(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--flint-max")) o.flint_max_log = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--gpu")) o.gpu = std::strcmp(argv[i + 1], "off") != 0;
     else if (!std::strcmp(argv[i], "--modulus")) o.modulus = std::strtoul(argv[i + 1], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--zmin")) o.z_min_log = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--zmax")) o.z_max_log = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--zflint-max")) o.z_flint_max_log = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--only")) o.only = argv[i + 1];
   }
   return o;
 }
@@ -176,6 +191,39 @@ void roots_row(const Options& o, int k, const cas::ModulusPtr& m, flint_rand_t s
   print_row("roots", k, flint_ms, t.ms, t.engine, agree);
 }
 
+// n terms of random signed 64-bit coefficients, the last one nonzero.
+cas::ZPoly random_zpoly(size_t n, flint_rand_t state) {
+  cas::ZPoly f;
+  for (size_t i = 0; i < n; i++) {
+    cas::Fmpz c(n_randtest(state));
+    if (n_randint(state, 2)) fmpz_neg(c.get(), c.get());
+    if (i + 1 == n && fmpz_is_zero(c.get())) fmpz_one(c.get());
+    fmpz_poly_set_coeff_fmpz(f.get(), static_cast<slong>(i), c.get());
+  }
+  return f;
+}
+
+// The best of the runs that fit `seconds`, or one run when that one takes longer.
+template <class F>
+double best_or_one_ms(double seconds, F&& f) {
+  const auto start = std::chrono::steady_clock::now();
+  f();
+  const double once = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return once > 1000 * seconds ? once : std::min(once, cas::bench::best_ms(seconds, f));
+}
+
+void zresultant_row(const Options& o, int k, flint_rand_t state) {
+  const size_t n = size_t{1} << k;
+  const cas::ZPoly f = random_zpoly(n, state), g = random_zpoly(n, state);
+  cas::Fmpz ours, theirs;
+  const cas::bench::EngineTiming t =
+      cas::bench::time_on_engines(o.seconds, false, [&] { cas::resultant_z(ours.get(), f, g); });
+  double flint_ms = 0;
+  if (k <= o.z_flint_max_log)
+    flint_ms = best_or_one_ms(o.seconds, [&] { fmpz_poly_resultant(theirs.get(), f.get(), g.get()); });
+  print_row("zresultant", k, flint_ms, t.ms, t.engine, flint_ms == 0 || fmpz_equal(ours.get(), theirs.get()));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -187,11 +235,13 @@ int main(int argc, char** argv) {
               "check");
   flint_rand_t state;
   flint_randinit(state);
-  for (int k = o.min_log; k <= o.max_log; k++) evaluate_row(o, k, m, state);
-  for (int k = o.min_log; k <= o.max_log; k++) interpolate_row(o, k, m, state);
-  for (int k = o.min_log; k <= o.max_log; k++) gcd_row(o, k, m, state);
-  for (int k = o.min_log; k <= o.max_log; k++) xgcd_row(o, k, m, state);
-  for (int k = o.min_log; k <= o.max_log; k++) resultant_row(o, k, m, state);
-  for (int k = o.min_log; k <= o.max_log; k++) roots_row(o, k, m, state);
+  const std::pair<const char*, void (*)(const Options&, int, const cas::ModulusPtr&, flint_rand_t)> rows[] = {
+      {"evaluate", evaluate_row}, {"interpolate", interpolate_row}, {"gcd", gcd_row},
+      {"xgcd", xgcd_row},         {"resultant", resultant_row},     {"roots", roots_row}};
+  for (const auto& [name, row] : rows)
+    if (o.only.empty() || o.only == name)
+      for (int k = o.min_log; k <= o.max_log; k++) row(o, k, m, state);
+  if (o.only.empty() || o.only == "zresultant")
+    for (int k = o.z_min_log; k <= o.z_max_log; k++) zresultant_row(o, k, state);
   flint_randclear(state);
 }

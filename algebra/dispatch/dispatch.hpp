@@ -189,6 +189,11 @@ constexpr size_t half_gcd_resultant_from = 2048;
 // cas's engines from this many terms, FLINT's roots below (even at 2^8, 1.5 times as fast at 2^9
 // on two cores: docs/measurements.md, "Roots over Z/pZ against FLINT").
 constexpr size_t roots_from = 512;
+// Resultants and discriminants in Z[x] (multimodular/zresultant.hpp) go through word-size primes
+// from this many terms (the longer operand), FLINT's fmpz_poly_resultant below: on two cores the
+// primes are 1.2-2.1 times as fast at 32 terms for coefficients of 1 to 2000 bits, and 0.6-1.6
+// times at 16 (docs/measurements.md, "Resultants in Z[x] through word-size primes").
+constexpr size_t zresultant_primes_from = 32;
 
 std::string crossover_config_path();
 // Reads the config file when present (silently keeps the defaults otherwise).

@@ -406,6 +406,15 @@ std::string explain_note(const EngineNote& n) {
            (is(n, "half-gcd resultant") ? "the resultant from every step's quotient degree and leading coefficient; "
                                         : "") +
            "FLINT finishes the last short pair; the products and divisions run on cas's engines (below)";
+  } else if (is(n, "gpu crt resultant") || is(n, "cpu crt resultant")) {
+    text = "resultant in Z[x] of lengths " + number(d.length1) + " and " + number(d.length2) + " through " +
+           number(d.primes) + " word-size primes: Hadamard's bound |res| <= |a|_2^deg b |b|_2^deg a < 2^" +
+           number(d.bound_bits) + " says how many, primes dividing a leading coefficient are left out; " +
+           (is(n, "gpu crt resultant")
+                ? std::string("on the GPU both operands reduced modulo every prime, then one Euclidean resultant a "
+                              "prime, a thread block each, thousands at once")
+                : std::string("on the CPU's cores one prime a task, FLINT " FLINT_VERSION "'s nmod_poly_resultant each")) +
+           "; the residues recombined by the CRT in symmetric representation";
   } else if (is(n, "roots by splitting")) {
     text = "roots of a polynomial of length " + number(d.length1) + " over " + ring(d) + ": g = gcd(x^p - x, f), " +
            "the product of its distinct linear factors (x^p mod f by powmod), then g split by gcd((x + a)^((p-1)/2) - 1, " +

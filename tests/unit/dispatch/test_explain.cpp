@@ -74,6 +74,17 @@ TEST_CASE("explain: gcd, xgcd and resultant of long operands name the half-gcd",
   CHECK_THAT(explained(s, "gcd(f + x^3000, x^4 + 1)"), !Catch::Contains("half-gcd"));
 }
 
+TEST_CASE("explain: resultants in Z[x] past the crossover name the primes and Hadamard's bound", "[explain]") {
+  Session s;
+  s.eval("f = poly([3, -1, 4, 1, -5, 9, 2, -6] * 1000); g = poly([2, 7, -1, 8, 2, 8, 1, -8] * 10^30)");
+  s.eval("F = f^5 + x^39; G = g^5 - 1");
+  const std::string text = explained(s, "resultant(F, G)");
+  CHECK_THAT(text, Catch::Contains("resultant in Z[x] of lengths 40 and 36 through"));
+  CHECK_THAT(text, Catch::Contains("Hadamard's bound"));
+  CHECK_THAT(text, Catch::Contains(cas::gpu_usable() ? "thousands at once" : "nmod_poly_resultant each"));
+  CHECK_THAT(explained(s, "resultant(f, g)"), !Catch::Contains("Hadamard"));
+}
+
 TEST_CASE("explain: the inverse FFT names w^-1 and n^-1", "[explain]") {
   Session s;
   const std::string text = explained(s, "ifft([12, 0, 0, 0, 13, 0, 0, 0], 2 mod 17)");
