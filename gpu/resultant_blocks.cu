@@ -21,12 +21,11 @@ struct BlockTeam {
     __device__ void sync() { __syncthreads(); }
 };
 
-// Shared memory: row a (capacity words), row b (capacity words).
+// Shared memory: row a (capacity words), row b (capacity words), the slot for lc(b)^-1.
 __global__ void block_resultants(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb,
                                  const crt::MontgomeryPrime* primes, std::size_t capacity, std::uint64_t* out)
 {
     extern __shared__ std::uint64_t rows[];
-    __shared__ std::uint64_t slot;
     const crt::MontgomeryPrime q = primes[blockIdx.x];
     std::uint64_t* x = rows;
     std::uint64_t* y = rows + capacity;
@@ -36,11 +35,11 @@ __global__ void block_resultants(const std::uint64_t* a, std::size_t na, const s
     for (std::size_t i = threadIdx.x; i < nb; i += blockDim.x) y[i] = crt::to_montgomery(b_row[i], q);
     __syncthreads();
     BlockTeam team;
-    const std::uint64_t r = crt::euclidean_resultant(team, x, na - 1, y, nb - 1, q, &slot);
+    const std::uint64_t r = crt::euclidean_resultant(team, x, na - 1, y, nb - 1, q, rows + 2 * capacity);
     if (threadIdx.x == 0) out[blockIdx.x] = r;
 }
 
-std::size_t shared_bytes(std::size_t capacity) { return 2 * capacity * sizeof(std::uint64_t); }
+std::size_t shared_bytes(std::size_t capacity) { return (2 * capacity + 1) * sizeof(std::uint64_t); }
 
 // A division step updates one word a thread per 8 words of the divisor: enough work a step to
 // cover its barrier, and at most 256 threads so that several blocks share an SM.
@@ -54,7 +53,7 @@ void allow_shared_memory()
     static std::once_flag once;
     std::call_once(once, [] {
         check(cudaFuncSetAttribute(block_resultants, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   int(shared_memory_optin() - sizeof(std::uint64_t))),
+                                   int(shared_memory_optin())),
               "cudaFuncSetAttribute (block_resultants)");
     });
 }
@@ -72,8 +71,7 @@ DeviceWords upload_montgomery_primes(const std::vector<std::uint64_t>& primes)
 
 std::size_t longest_resultant_row()
 {
-    // the static slot beside the dynamic rows
-    return (shared_memory_optin() - sizeof(std::uint64_t)) / (2 * sizeof(std::uint64_t));
+    return (shared_memory_optin() / sizeof(std::uint64_t) - 1) / 2;  // two rows and the slot
 }
 
 void resultants_of_rows(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb,
