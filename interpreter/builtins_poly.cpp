@@ -486,8 +486,9 @@ void register_poly_builtins(Registry& r) {
   r.reg("eval", 2, builtin_eval,
         "eval(f, a): f evaluated at a, also written f(a). An integer for f in Z[x] and integer a; an element of "
         "Z/pZ when f or a is over Z/pZ. With a vector v of points, the vector of the values f(v[i]): over Z/pZ "
-        "from 512 points through the subproduct tree (the remainders of f modulo the products of the points, "
-        "on cas's products), O(M(n) log n).");
+        "from the crossover algorithm.multipoint_tree (512 points unless `cas --calibrate` measured it; gpuinfo() "
+        "shows it) through the subproduct tree (the remainders of f modulo the products of the points, on cas's "
+        "products), O(M(n) log n).");
   r.reg("deriv", 1, builtin_deriv, "deriv(f): the derivative of f.");
   r.reg("content", 1, builtin_content,
         "content(f): the greatest common divisor of the coefficients of f in Z[x] (or of the entries of a vector "
@@ -508,9 +509,10 @@ void register_poly_builtins(Registry& r) {
         "when it is at least |lc(g)| in absolute value, and left in r when it is smaller.");
   r.reg("resultant", 2, builtin_resultant,
         "resultant(f, g): the resultant of f and g; an integer in Z[x], an element of Z/pZ over Z/pZ (p prime). "
-        "Over Z/pZ from 2048 terms by the half-gcd on cas's products; in Z[x] from 32 terms through word-size "
-        "primes (a Euclidean resultant a prime, thousands at once on the GPU) and the CRT under Hadamard's bound. "
-        "discriminant likewise.");
+        "Over Z/pZ from the crossover algorithm.half_gcd_resultant (2048 terms unless `cas --calibrate` measured "
+        "it) by the half-gcd on cas's products; in Z[x] from algorithm.zresultant_primes (32 terms unless "
+        "calibrated) through word-size primes (a Euclidean resultant a prime, thousands at once on the GPU) and "
+        "the CRT under Hadamard's bound. discriminant likewise; gpuinfo() shows the crossovers.");
   r.reg("discriminant", 1, builtin_discriminant,
         "discriminant(f): the discriminant of f, (-1)^(n(n-1)/2) resultant(f, f') / lc(f) for deg f = n >= 1: an "
         "integer in Z[x], an element of Z/pZ over Z/pZ (p prime). discriminant(x^2 + b*x + c) = b^2 - 4c.");
@@ -523,7 +525,8 @@ void register_poly_builtins(Registry& r) {
   r.reg("interpolate", 2, builtin_interpolate,
         "interpolate(xs, ys): the polynomial of degree < len(xs) with f(xs[i]) = ys[i]. Over Z/pZ when any "
         "entry is in Z/pZ; with integers only, in Z[x], and an error when that polynomial has non-integer "
-        "coefficients. The xs must be distinct. Over Z/pZ from 512 points through the subproduct tree, "
+        "coefficients. The xs must be distinct. Over Z/pZ from the crossover algorithm.multipoint_tree (512 "
+        "points unless `cas --calibrate` measured it; gpuinfo() shows it) through the subproduct tree, "
         "O(M(n) log n).");
   r.reg("compose", 2, builtin_compose, "compose(f, g): f(g), the polynomial f with g substituted for x (for a variable f, f(g) computes it).");
   r.reg("randpoly", 2, builtin_randpoly,

@@ -2,11 +2,16 @@
 
 #include "algebra/support/error.hpp"
 #include "algebra/fourier/fourier.hpp"
+#include "algebra/multimodular/zresultant.hpp"
+#include "algebra/poly/euclid.hpp"
 #include "algebra/poly/modpoly_ops.hpp"
 #include "algebra/poly/multiply.hpp"
+#include "algebra/poly/multipoint.hpp"
+#include "algebra/poly/roots.hpp"
 
 #include "gpu/ntt.hpp"
 
+#include <flint/nmod_poly.h>
 #include <flint/ulong_extras.h>
 
 #include <algorithm>
@@ -345,7 +350,186 @@ void calibrate_gpu(std::ostream& log, Crossovers& result, flint_rand_t state) {
   calibrate_z_weight(log, result, state);
 }
 
+// ---- The algorithms on cas's products against FLINT's routines (AlgorithmCrossover).
+
+// The modulus of the algorithms over Z/pZ: a 62-bit prime, that of docs/measurements.md's rows.
+constexpr ulong algorithm_prime = 4611685941117976577ull;
+
+// The seconds of one run of f.
+template <class F>
+double seconds_of(F&& f) {
+  const auto start = Clock::now();
+  f();
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// FLINT's routine and cas's algorithm at length n: each the best of runs taken in turns (so that a
+// slow spell of the machine weighs on both), as many turns as fit algorithm_seconds, at least 3 and
+// at most 25: a point of a few milliseconds costs a few turns, and the whole calibration of the
+// algorithms takes seconds. flint_run and cas_run return the seconds of one run.
+constexpr double algorithm_seconds = 0.4;
+
+template <class F, class G>
+Timing best_in_turns(size_t n, F&& flint_run, G&& cas_run) {
+  Timing t{n, 1e300, 1e300};
+  const auto start = Clock::now();
+  for (int turn = 0; turn < 25; turn++) {
+    if (turn >= 3 && std::chrono::duration<double>(Clock::now() - start).count() > algorithm_seconds) break;
+    t.below = std::min(t.below, flint_run());
+    t.from = std::min(t.from, cas_run());
+  }
+  return t;
+}
+
+// Once cas's algorithm has won by this factor at two lengths in a row, longer lengths are not
+// timed: in every table of docs/measurements.md, "Algorithms on cas's products", its lead stays
+// above this factor at every longer length after two such wins.
+constexpr double clear_algorithm_win = 1.5;
+
+// time_at(n) for n = 2^first .. 2^last, until cas's algorithm has won clearly twice in a row.
+template <class F>
+std::vector<Timing> measure_algorithm(int first, int last, F&& time_at) {
+  std::vector<Timing> timings;
+  int clear_wins = 0;
+  for (int k = first; k <= last && clear_wins < 2; k++) {
+    const Timing t = time_at(size_t{1} << k);
+    clear_wins = t.below > clear_algorithm_win * t.from ? clear_wins + 1 : 0;
+    timings.push_back(t);
+  }
+  return timings;
+}
+
+// `operation` with FLINT's routine forced (a's crossover never reached) and with cas's algorithm
+// forced (a's crossover 0), the other crossovers those of `base`: the public function as a user
+// calls it.
+template <class F>
+Timing time_forced(const Crossovers& base, AlgorithmCrossover a, size_t n, F&& operation) {
+  Crossovers forced = base;
+  auto run_from = [&](size_t from) {
+    forced.algorithm_from[static_cast<size_t>(a)] = from;
+    set_crossovers(forced);
+    return seconds_of(operation);
+  };
+  auto flint = [&] { return run_from(SIZE_MAX); };
+  auto algorithm = [&] { return run_from(0); };
+  return best_in_turns(n, flint, algorithm);
+}
+
+std::vector<Fmpz> random_residues(size_t n, ulong p, flint_rand_t state) {
+  std::vector<Fmpz> out;
+  out.reserve(n);
+  for (size_t i = 0; i < n; i++) out.emplace_back(n_randint(state, p));
+  return out;
+}
+
+// Evaluation of a polynomial of n terms at n random points, and interpolation through them.
+Timing time_multipoint(const Crossovers& base, const ModulusPtr& m, size_t n, flint_rand_t state) {
+  const ModPoly f = random_poly(m, static_cast<slong>(n), state);
+  const std::vector<Fmpz> xs = random_residues(n, m->word(), state), ys = random_residues(n, m->word(), state);
+  return time_forced(base, AlgorithmCrossover::MultipointTree, n, [&] {
+    evaluate_many(f, xs);
+    interpolate(xs, ys, m);
+  });
+}
+
+// gcd of c f and c g (n terms each, c of n/2) and xgcd of random f and g of n terms: FLINT's against
+// one half-gcd reduction to fewer than n/2 terms, FLINT finishing (down_to = n/2). A crossover c
+// reduces operands of n >= c terms while they have c or more, each reduction from a length at
+// least c, so it pays at every length from c on where one reduction pays at each measured length.
+Timing time_half_gcd(const ModulusPtr& m, size_t n, flint_rand_t state) {
+  const slong half = static_cast<slong>(n / 2);
+  const ModPoly c = random_poly(m, half, state);
+  const ModPoly a = multiply(c, random_poly(m, half + 1, state)), b = multiply(c, random_poly(m, half + 1, state));
+  const ModPoly f = random_poly(m, static_cast<slong>(n), state), g = random_poly(m, static_cast<slong>(n), state);
+  HalfGcdLimits limits;
+  limits.down_to = n / 2;
+  ModPoly x(m), s(m), t(m);
+  auto flint = [&] {
+    gcd_flint(a, b);
+    xgcd_flint(x, s, t, f, g);
+  };
+  auto half_gcd = [&] {
+    gcd_half(a, b, limits);
+    xgcd_half(x, s, t, f, g, limits);
+  };
+  return best_in_turns(
+      n, [&] { return seconds_of(flint); }, [&] { return seconds_of(half_gcd); });
+}
+
+// The resultant of random f and g of n terms: FLINT's against the half-gcd's reductions down to the
+// gcd's crossover `gcd_from`, as resultant runs them, or to n/2 where gcd_from is longer (so that
+// the half-gcd reduces at least once: resultant_half would otherwise be FLINT's call alone).
+Timing time_half_gcd_resultant(const ModulusPtr& m, size_t n, size_t gcd_from, flint_rand_t state) {
+  const ModPoly f = random_poly(m, static_cast<slong>(n), state), g = random_poly(m, static_cast<slong>(n), state);
+  HalfGcdLimits limits;
+  limits.down_to = std::min(gcd_from, n / 2);
+  Fmpz r;
+  auto flint = [&] { resultant_flint(r.get(), f, g); };
+  auto half_gcd = [&] { resultant_half(r.get(), f, g, limits); };
+  return best_in_turns(
+      n, [&] { return seconds_of(flint); }, [&] { return seconds_of(half_gcd); });
+}
+
+// The roots of f of n terms: n/2 random linear factors times a random polynomial of n/2 terms.
+Timing time_roots(const Crossovers& base, const ModulusPtr& m, size_t n, flint_rand_t state) {
+  std::vector<ulong> linear(n / 2);
+  for (ulong& r : linear) r = n_randint(state, m->word());
+  ModPoly f(m);
+  nmod_poly_product_roots_nmod_vec(f.nmod(), linear.data(), static_cast<slong>(linear.size()));
+  f = multiply(f, random_poly(m, static_cast<slong>(n / 2), state));
+  return time_forced(base, AlgorithmCrossover::Roots, n, [&] { roots(f); });
+}
+
+// The resultant in Z[x] of two polynomials of n terms of random signed 64-bit coefficients:
+// fmpz_poly_resultant against the primes (on the GPU where resultant_z takes it there).
+Timing time_zresultant(const Crossovers& base, size_t n, flint_rand_t state) {
+  const ZPoly a = full_random_zpoly(static_cast<slong>(n), state), b = full_random_zpoly(static_cast<slong>(n), state);
+  Fmpz r;
+  return time_forced(base, AlgorithmCrossover::ZResultantPrimes, n, [&] { resultant_z(r.get(), a, b); });
+}
+
+// The algorithms' crossovers of this machine, into `result`: each algorithm against FLINT's routine
+// at doubling lengths around its default, the crossover from first_length_won_from. They run on
+// the engines and crossovers `result` holds (the products inside them included), on inputs drawn
+// from a random state of their own, so that every calibration times the same inputs (the time of
+// roots depends on its polynomial's roots as much as on its length).
+void calibrate_algorithms(std::ostream& log, Crossovers& result) {
+  const Crossovers saved = crossovers();
+  flint_rand_t state;
+  flint_randinit(state);
+  const ModulusPtr m = make_modulus(algorithm_prime);
+  log << "algorithms on cas's products against FLINT's routines, modulo " << algorithm_prime
+      << " (Z[x]: 64-bit coefficients):\n";
+  print_header(log, "flint", "cas");
+  auto choose = [&](AlgorithmCrossover a, const std::vector<Timing>& timings) {
+    const size_t from = first_length_won_from(timings);
+    result.algorithm_from[static_cast<size_t>(a)] = from;
+    print_rows(log, algorithm_crossover_key(a), timings, from, "flint", "cas");
+  };
+  set_crossovers(result);
+  choose(AlgorithmCrossover::MultipointTree,
+         measure_algorithm(6, 12, [&](size_t n) { return time_multipoint(result, m, n, state); }));
+  set_crossovers(result);
+  choose(AlgorithmCrossover::HalfGcd, measure_algorithm(6, 12, [&](size_t n) { return time_half_gcd(m, n, state); }));
+  const size_t gcd_from = result.algorithm_from[static_cast<size_t>(AlgorithmCrossover::HalfGcd)];
+  choose(AlgorithmCrossover::HalfGcdResultant,
+         measure_algorithm(6, 12, [&](size_t n) { return time_half_gcd_resultant(m, n, gcd_from, state); }));
+  choose(AlgorithmCrossover::Roots,
+         measure_algorithm(6, 12, [&](size_t n) { return time_roots(result, m, n, state); }));
+  choose(AlgorithmCrossover::ZResultantPrimes,
+         measure_algorithm(3, 8, [&](size_t n) { return time_zresultant(result, n, state); }));
+  flint_randclear(state);
+  set_crossovers(saved);
+}
+
 }  // namespace
+
+size_t first_length_won_from(const std::vector<EngineTiming>& timings) {
+  if (timings.empty()) return SIZE_MAX;
+  size_t from = timings.back().length + 1;
+  for (size_t i = timings.size(); i-- > 0 && timings[i].from <= timings[i].below;) from = timings[i].length;
+  return from;
+}
 
 size_t joint_crossover_length(const std::vector<std::vector<EngineTiming>>& series) {
   // excess(k): the second engine chosen from the k-th length on (k = count: never), k from the
@@ -413,6 +597,7 @@ Crossovers calibrate(std::ostream& log) {
     log << "no usable GPU (" << gpu::describe() << "): the GPU crossovers stay as they were\n";
   flint_randclear(state);
   set_gpu_mode(saved);
+  calibrate_algorithms(log, result);
   return result;
 }
 

@@ -9,9 +9,10 @@
 
 namespace cas {
 
-// Measures the CPU products with a short operand (FLINT against cas's transforms) and, where a GPU
-// answers, the GPU against the CPU; prints one table row per (operation, length) to `log` and
-// returns the crossovers (the GPU's as they were when there is none).
+// Measures the CPU products with a short operand (FLINT against cas's transforms), where a GPU
+// answers the GPU against the CPU, and the algorithms on cas's products against FLINT's routines
+// (AlgorithmCrossover); prints one table row per (operation, length) to `log` and returns the
+// crossovers (the GPU's as they were when there is none).
 Crossovers calibrate(std::ostream& log);
 
 // Seconds for one operation of this length on the engine used below a crossover (the CPU; FLINT
@@ -32,6 +33,12 @@ size_t crossover_length(const std::vector<EngineTiming>& timings);
 // The same over several series measured at the same lengths (one class of products at two
 // primes): the excess summed over all of them.
 size_t joint_crossover_length(const std::vector<std::vector<EngineTiming>>& series);
+
+// The rule for the algorithms' crossovers: the smallest measured length from which the second engine
+// (cas's algorithm) is at least as fast at that length and at every longer one measured, timings in
+// increasing length; one past the longest (its length + 1) when FLINT is faster there, so that FLINT
+// keeps every measured length; SIZE_MAX without timings.
+size_t first_length_won_from(const std::vector<EngineTiming>& timings);
 
 // A Z[x] product timed on both engines (timing.length: the product's length), its operands'
 // coefficients of `bits` bits.

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 #include <sys/stat.h>
+#include <utility>
 
 namespace cas {
 
@@ -95,6 +96,19 @@ void set_crossovers(const Crossovers& c) {
   crossovers_loaded = true;
   current_crossovers = c;
 }
+
+const char* algorithm_crossover_key(AlgorithmCrossover a) {
+  switch (a) {
+    case AlgorithmCrossover::MultipointTree: return "algorithm.multipoint_tree";
+    case AlgorithmCrossover::HalfGcd: return "algorithm.half_gcd";
+    case AlgorithmCrossover::HalfGcdResultant: return "algorithm.half_gcd_resultant";
+    case AlgorithmCrossover::Roots: return "algorithm.roots";
+    case AlgorithmCrossover::ZResultantPrimes: return "algorithm.zresultant_primes";
+  }
+  return "?";
+}
+
+size_t algorithm_crossover(AlgorithmCrossover a) { return crossovers().algorithm_from[static_cast<size_t>(a)]; }
 
 bool use_gpu(GpuOperation op, size_t length) {
   if (current_mode == GpuMode::Off || !gpu_usable()) return false;
@@ -202,15 +216,26 @@ std::string crossover_config_path() {
 
 namespace {
 
-// Every key a crossover file may set, with the entry of `c` it sets: the GPU crossovers, then the
-// CPU's short-operand limits (C: Crossovers or const Crossovers).
+// Every key a crossover file may set, with the entry of `c` it sets and the least length it takes:
+// the GPU crossovers, the CPU's short-operand limits, then the algorithms' crossovers (C: Crossovers
+// or const Crossovers).
 template <class C>
-auto crossover_entries(C& c) {
-  std::vector<std::pair<std::string, decltype(&c.length[0])>> entries;
+struct CrossoverEntry {
+  std::string key;
+  decltype(&std::declval<C&>().length[0]) entry;
+  size_t least;
+};
+
+template <class C>
+std::vector<CrossoverEntry<C>> crossover_entries(C& c) {
+  std::vector<CrossoverEntry<C>> entries;
   for (size_t i = 0; i < gpu_operation_count; i++)
-    entries.emplace_back(gpu_operation_key(static_cast<GpuOperation>(i)), &c.length[i]);
+    entries.push_back({gpu_operation_key(static_cast<GpuOperation>(i)), &c.length[i], 0});
   for (size_t i = 0; i < short_operand_class_count; i++)
-    entries.emplace_back(short_operand_key(static_cast<ShortOperandClass>(i)), &c.flint_short_operand[i]);
+    entries.push_back({short_operand_key(static_cast<ShortOperandClass>(i)), &c.flint_short_operand[i], 0});
+  for (size_t i = 0; i < algorithm_crossover_count; i++)
+    entries.push_back({algorithm_crossover_key(static_cast<AlgorithmCrossover>(i)), &c.algorithm_from[i],
+                       least_algorithm_crossover});
   return entries;
 }
 
@@ -218,7 +243,7 @@ auto crossover_entries(C& c) {
 std::string known_keys() {
   const Crossovers c;
   std::string keys;
-  for (const auto& [key, entry] : crossover_entries(c)) keys += (keys.empty() ? "" : ", ") + key;
+  for (const auto& e : crossover_entries(c)) keys += (keys.empty() ? "" : ", ") + e.key;
   return keys + ", " + z_weight_exponent_key;
 }
 
@@ -244,12 +269,14 @@ std::string read_crossover_line(const std::string& line, Crossovers& c) {
   if (!(key_stream >> key)) return "a length without a key";
   if (key == z_weight_exponent_key) return read_z_weight_exponent(text, c);
   const auto entries = crossover_entries(c);
-  const auto entry = std::find_if(entries.begin(), entries.end(), [&](const auto& e) { return e.first == key; });
+  const auto entry = std::find_if(entries.begin(), entries.end(), [&](const auto& e) { return e.key == key; });
   if (entry == entries.end()) return "unknown key '" + key + "' (known: " + known_keys() + ")";
   unsigned long long value = 0;
   if (text.find('-') != std::string::npos || !(value_stream >> value) || (value_stream >> rest))
     return key + ": expected a length (a whole number), found '" + text + "'";
-  *entry->second = static_cast<size_t>(value);
+  if (value < entry->least)
+    return key + ": expected a length of at least " + std::to_string(entry->least) + ", found '" + text + "'";
+  *entry->entry = static_cast<size_t>(value);
   return "";
 }
 
@@ -286,8 +313,9 @@ void save_crossovers(const Crossovers& c) {
   file << "# cas crossovers, measured by `cas --calibrate` on " << gpu::describe() << " and " << core_count()
        << " cores\n"
        << "# product.*, transform*: the smallest length (coefficients of a product, or transform length) run on\n"
-       << "# the GPU; cpu.short_operand.*: the longest shorter operand whose CPU product stays with FLINT\n";
-  for (const auto& [key, entry] : crossover_entries(c)) file << key << " = " << *entry << "\n";
+       << "# the GPU; cpu.short_operand.*: the longest shorter operand whose CPU product stays with FLINT;\n"
+       << "# algorithm.*: the smallest length (points or terms) from which cas's algorithm replaces FLINT's routine\n";
+  for (const auto& e : crossover_entries(c)) file << e.key << " = " << *e.entry << "\n";
   char exponent[32];
   std::snprintf(exponent, sizeof exponent, "%.2f", c.z_weight_exponent);
   file << "# a Z[x] product's length counts ((bits_a + bits_b) / 128)^e times against product.z:\n"
@@ -314,6 +342,12 @@ std::vector<std::string> gpu_report() {
     lines.push_back(std::string("  ") + short_operand_key(static_cast<ShortOperandClass>(i)) + ": " +
                     (c.flint_short_operand[i] == never_on_gpu ? "any length"
                                                               : std::to_string(c.flint_short_operand[i]) + " coefficients"));
+  lines.push_back("Algorithms on cas's products instead of FLINT's routines from:");
+  for (size_t i = 0; i < algorithm_crossover_count; i++) {
+    const auto a = static_cast<AlgorithmCrossover>(i);
+    lines.push_back(std::string("  ") + algorithm_crossover_key(a) + ": " + std::to_string(c.algorithm_from[i]) +
+                    (a == AlgorithmCrossover::MultipointTree ? " points" : " terms"));
+  }
   return lines;
 }
 

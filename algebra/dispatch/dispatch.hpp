@@ -61,6 +61,49 @@ const char* short_operand_key(ShortOperandClass c);  // "cpu.short_operand.ntt_p
 // docs/measurements.md, "CPU products with a short operand: FLINT against the transforms".
 size_t short_operand_default(ShortOperandClass c);  // the longest shorter operand kept with FLINT
 
+// Algorithms on cas's products that replace a FLINT routine from a length of their own, so that
+// their large products run on the CPU's transforms or the GPU; FLINT's routine below it. The length
+// each counts:
+enum class AlgorithmCrossover {
+  MultipointTree,    // points: evaluation at many points and interpolation over Z/pZ by the subproduct tree
+  HalfGcd,           // terms of the shorter operand: gcd and xgcd over Z/pZ by the half-gcd
+  HalfGcdResultant,  // terms of the shorter operand: resultant and discriminant over Z/pZ by the half-gcd
+  Roots,             // terms: roots over Z/pZ by splitting
+  ZResultantPrimes,  // terms of the longer operand: resultant and discriminant in Z[x] through primes
+};
+constexpr size_t algorithm_crossover_count = 5;
+const char* algorithm_crossover_key(AlgorithmCrossover a);  // "algorithm.half_gcd", ...
+// Without a calibration, each from the length that the measurement cited beside it placed:
+constexpr size_t algorithm_crossover_default(AlgorithmCrossover a) {
+  switch (a) {
+    // Evaluation at many points and interpolation over Z/pZ (poly/multipoint.hpp) go through the
+    // subproduct tree on cas's products from this many points, FLINT's own below (at 2^9 points 1.2
+    // times as fast on two cores, at 2^8 even: docs/measurements.md, "Evaluation at many points and
+    // interpolation against FLINT").
+    case AlgorithmCrossover::MultipointTree: return 512;
+    // gcd and xgcd over Z/pZ (poly/euclid.hpp) run the half-gcd on cas's products when both operands
+    // have this many terms, resultant and discriminant (whose steps are recorded, so FLINT's hgcd
+    // cannot serve the recursion's lowest levels) from HalfGcdResultant's; FLINT's own below. From
+    // there the half-gcd is at least as fast on two cores, 2.3-3.4 times at 2^16 terms
+    // (docs/measurements.md, "gcd, xgcd and resultant: the half-gcd on cas's products against FLINT").
+    case AlgorithmCrossover::HalfGcd: return 512;
+    case AlgorithmCrossover::HalfGcdResultant: return 2048;
+    // roots over Z/pZ (poly/roots.hpp) go through x^p mod f, the gcd and equal-degree splitting on
+    // cas's engines from this many terms, FLINT's roots below (even at 2^8, 1.5 times as fast at 2^9
+    // on two cores: docs/measurements.md, "Roots over Z/pZ against FLINT").
+    case AlgorithmCrossover::Roots: return 512;
+    // Resultants and discriminants in Z[x] (multimodular/zresultant.hpp) go through word-size primes
+    // from this many terms (the longer operand), FLINT's fmpz_poly_resultant below: on two cores the
+    // primes are 1.2-2.1 times as fast at 32 terms for coefficients of 1 to 2000 bits, and 0.6-1.6
+    // times at 16 (docs/measurements.md, "Resultants in Z[x] through word-size primes").
+    case AlgorithmCrossover::ZResultantPrimes: return 32;
+  }
+  return SIZE_MAX;
+}
+// The least crossover a file may set: a constant or a single point leaves the algorithms nothing to
+// reduce, so FLINT keeps those whatever the file says.
+constexpr size_t least_algorithm_crossover = 2;
+
 // A crossover that keeps an operation on the CPU in `auto` mode.
 constexpr size_t never_on_gpu = SIZE_MAX;
 
@@ -91,6 +134,14 @@ struct Crossovers {
   // which chooses within 10% of the better engine at 28 points from 32 to 2048 terms and 64 to 4000
   // bits: docs/measurements.md, "Dispatcher weights for Z[x] products, powers and large moduli".
   double z_weight_exponent = 2.0 / 3.0;
+  // The smallest length from which each AlgorithmCrossover's algorithm replaces FLINT's routine:
+  // measured by `cas --calibrate` (with or without a GPU), by default algorithm_crossover_default.
+  size_t algorithm_from[algorithm_crossover_count] = {
+      algorithm_crossover_default(AlgorithmCrossover::MultipointTree),
+      algorithm_crossover_default(AlgorithmCrossover::HalfGcd),
+      algorithm_crossover_default(AlgorithmCrossover::HalfGcdResultant),
+      algorithm_crossover_default(AlgorithmCrossover::Roots),
+      algorithm_crossover_default(AlgorithmCrossover::ZResultantPrimes)};
   std::string origin = "defaults";  // or the config file it was read from
 };
 // Its key in the config file, and the exponents a file may set.
@@ -111,6 +162,9 @@ void set_crossovers(const Crossovers& c);
 
 // Whether `op` of this length goes to the GPU under the current mode and crossovers.
 bool use_gpu(GpuOperation op, size_t length);
+
+// The length from which `a`'s algorithm replaces FLINT's routine, under the current crossovers.
+size_t algorithm_crossover(AlgorithmCrossover a);
 
 // The length a Z[x] product of `length` coefficients counts as against product.z's crossover, which
 // `cas --calibrate` measures with 64-bit coefficients: length * ((bits_a + bits_b) / 128)^e for
@@ -173,27 +227,6 @@ size_t cpu_crt_convolution_from_z(size_t primes);
 // up (cyclic 1.4-1.9 times as fast as the folded product at 2^10, negacyclic 1.24-1.43 times at
 // 2^11): docs/measurements.md, "Convolutions on the CPU through transforms of length n".
 constexpr size_t cpu_crt_convolution_from_words(bool negacyclic) { return negacyclic ? 2048 : 1024; }
-// Evaluation at many points and interpolation over Z/pZ (poly/multipoint.hpp) go through the
-// subproduct tree on cas's products from this many points, FLINT's own below (at 2^9 points 1.2
-// times as fast on two cores, at 2^8 even: docs/measurements.md, "Evaluation at many points and
-// interpolation against FLINT").
-constexpr size_t multipoint_tree_from = 512;
-// gcd and xgcd over Z/pZ (poly/euclid.hpp) run the half-gcd on cas's products when both operands
-// have this many terms, resultant and discriminant (whose steps are recorded, so FLINT's hgcd cannot
-// serve the recursion's lowest levels) from half_gcd_resultant_from; FLINT's own below. From there
-// the half-gcd is at least as fast on two cores, 2.3-3.4 times at 2^16 terms (docs/measurements.md,
-// "gcd, xgcd and resultant: the half-gcd on cas's products against FLINT").
-constexpr size_t half_gcd_from = 512;
-constexpr size_t half_gcd_resultant_from = 2048;
-// roots over Z/pZ (poly/roots.hpp) go through x^p mod f, the gcd and equal-degree splitting on
-// cas's engines from this many terms, FLINT's roots below (even at 2^8, 1.5 times as fast at 2^9
-// on two cores: docs/measurements.md, "Roots over Z/pZ against FLINT").
-constexpr size_t roots_from = 512;
-// Resultants and discriminants in Z[x] (multimodular/zresultant.hpp) go through word-size primes
-// from this many terms (the longer operand), FLINT's fmpz_poly_resultant below: on two cores the
-// primes are 1.2-2.1 times as fast at 32 terms for coefficients of 1 to 2000 bits, and 0.6-1.6
-// times at 16 (docs/measurements.md, "Resultants in Z[x] through word-size primes").
-constexpr size_t zresultant_primes_from = 32;
 
 std::string crossover_config_path();
 // Reads the config file when present (silently keeps the defaults otherwise).

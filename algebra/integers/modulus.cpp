@@ -22,8 +22,12 @@ Modulus::~Modulus() {
 }
 
 bool Modulus::is_prime() const {
-  if (!prime_) prime_ = fmpz_is_prime(&p_) == 1;
-  return *prime_;
+  int known = prime_.load(std::memory_order_relaxed);
+  if (known == unknown_primality) {
+    known = fmpz_is_prime(&p_) == 1 ? 1 : 0;
+    prime_.store(known, std::memory_order_relaxed);
+  }
+  return known == 1;
 }
 
 std::string Modulus::to_string() const { return fmpz_to_string(&p_); }

@@ -6,8 +6,8 @@
 #include <flint/fmpz_mod.h>
 #include <flint/nmod_vec.h>
 
+#include <atomic>
 #include <memory>
-#include <optional>
 #include <string>
 
 namespace cas {
@@ -42,7 +42,9 @@ class Modulus final : public Object {
   bool word_;
   nmod_t nmod_;
   fmpz_mod_ctx_t ctx_;
-  mutable std::optional<bool> prime_;
+  // 1 prime, 0 composite: asked on first need, from any thread (two that ask at once both compute it)
+  static constexpr int unknown_primality = -1;
+  mutable std::atomic<int> prime_{unknown_primality};
 };
 
 using ModulusPtr = std::shared_ptr<const Modulus>;

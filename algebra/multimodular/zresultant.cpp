@@ -138,7 +138,8 @@ bool resultant_fits_gpu(const ZPoly& a, const ZPoly& b) {
 
 void resultant_z(fmpz_t out, const ZPoly& a, const ZPoly& b) {
   if (a.degree() < 1 || b.degree() < 1 ||
-      static_cast<size_t>(std::max(a.length(), b.length())) < zresultant_primes_from) {
+      static_cast<size_t>(std::max(a.length(), b.length())) <
+          algorithm_crossover(AlgorithmCrossover::ZResultantPrimes)) {
     fmpz_poly_resultant(out, a.get(), b.get());
     return;
   }

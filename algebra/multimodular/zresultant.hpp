@@ -33,9 +33,9 @@ void resultant_multimodular(fmpz_t out, const ZPoly& a, const ZPoly& b, ProductE
                             ResultantPlan* plan_out = nullptr);
 
 // res(a, b) in Z[x], any a and b (res(0, b) = 0; res(c, b) = c^deg b for a constant c): FLINT's
-// fmpz_poly_resultant below zresultant_primes_from terms, else through the primes on the GPU where
-// it is usable (gpu("off") keeps it on the cores), else on the cores; a GPU failure falls back to
-// the cores with a notice. Noted for :timer and :explain.
+// fmpz_poly_resultant below AlgorithmCrossover::ZResultantPrimes terms (dispatch.hpp), else through
+// the primes on the GPU where it is usable (gpu("off") keeps it on the cores), else on the cores; a
+// GPU failure falls back to the cores with a notice. Noted for :timer and :explain.
 void resultant_z(fmpz_t out, const ZPoly& a, const ZPoly& b);
 // disc(f) = (-1)^(n(n-1)/2) res(f, f') / lc(f), n = deg f >= 1, with res(f, f') as resultant_z's.
 void discriminant_z(fmpz_t out, const ZPoly& f);

@@ -282,21 +282,22 @@ std::pair<ModPoly, ModPoly> half_gcd_pair(const ModPoly& a, const ModPoly& b, Ha
 
 ModPoly gcd(const ModPoly& a, const ModPoly& b) {
   require_field_operands(a, b, "gcd");
-  if (!half_gcd_pays(a, b, half_gcd_from)) return gcd_flint(a, b);
+  if (!half_gcd_pays(a, b, algorithm_crossover(AlgorithmCrossover::HalfGcd))) return gcd_flint(a, b);
   engine_explain("half-gcd gcd", static_cast<double>(std::max(a.length(), b.length())), pair_detail(a, b));
   return gcd_half(a, b);
 }
 
 void xgcd(ModPoly& g, ModPoly& s, ModPoly& t, const ModPoly& a, const ModPoly& b) {
   require_field_operands(a, b, "xgcd");
-  if (!half_gcd_pays(a, b, half_gcd_from)) return xgcd_flint(g, s, t, a, b);
+  if (!half_gcd_pays(a, b, algorithm_crossover(AlgorithmCrossover::HalfGcd))) return xgcd_flint(g, s, t, a, b);
   engine_explain("half-gcd xgcd", static_cast<double>(std::max(a.length(), b.length())), pair_detail(a, b));
   xgcd_half(g, s, t, a, b);
 }
 
 void resultant(fmpz_t out, const ModPoly& a, const ModPoly& b) {
   require_field_operands(a, b, "resultant");
-  if (!half_gcd_pays(a, b, half_gcd_resultant_from)) return resultant_flint(out, a, b);
+  if (!half_gcd_pays(a, b, algorithm_crossover(AlgorithmCrossover::HalfGcdResultant)))
+    return resultant_flint(out, a, b);
   engine_explain("half-gcd resultant", static_cast<double>(std::max(a.length(), b.length())), pair_detail(a, b));
   resultant_half(out, a, b);
 }
@@ -306,7 +307,8 @@ void discriminant(fmpz_t out, const ModPoly& f) {
   f.modulus()->require_field("discriminant");
   const ModPoly derivative_f = derivative(f);
   const slong n = degree(f);
-  if (!half_gcd_pays(f, derivative_f, half_gcd_resultant_from) || degree(derivative_f) != n - 1)
+  if (!half_gcd_pays(f, derivative_f, algorithm_crossover(AlgorithmCrossover::HalfGcdResultant)) ||
+      degree(derivative_f) != n - 1)
     return discriminant_flint(out, f);
   engine_explain("half-gcd resultant", static_cast<double>(f.length()), pair_detail(f, derivative_f));
   Fmpz lc, inverse;

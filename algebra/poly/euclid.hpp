@@ -1,8 +1,9 @@
 #pragma once
-// gcd, xgcd, resultant and discriminant over Z/pZ (p prime, any size): from half_gcd_from terms
-// (dispatch.hpp) by the half-gcd on cas's products and divisions, so that the large products of
-// the recursion run on the CPU's transforms or the GPU; FLINT's own below. A composite p is an
-// error that names a non-invertible element (Modulus::require_field).
+// gcd, xgcd, resultant and discriminant over Z/pZ (p prime, any size): from the crossovers
+// AlgorithmCrossover::HalfGcd and HalfGcdResultant (dispatch.hpp) by the half-gcd on cas's products
+// and divisions, so that the large products of the recursion run on the CPU's transforms or the
+// GPU; FLINT's own below. A composite p is an error that names a non-invertible element
+// (Modulus::require_field).
 //
 // The half-gcd (Thull and Yap's formulation): hgcd(a, b) with n = deg a > deg b returns the matrix
 // R of the Euclidean steps that take (a, b) to (c, d) = R (a, b) with deg c >= m = ceil(n/2) > deg d.
@@ -31,14 +32,15 @@ void resultant(fmpz_t out, const ModPoly& a, const ModPoly& b);
 void discriminant(fmpz_t out, const ModPoly& f);  // deg f >= 1
 
 // How far the half-gcd goes: it reduces the pair while the smaller operand has at least down_to
-// terms (FLINT finishes), and inside the recursion operands of fewer than `basecase` terms reduce by
-// one division after the other (a short division and two short products a step, cheaper than the
+// terms (by default gcd's crossover in force, below which FLINT's gcd is the faster: FLINT
+// finishes), and inside the recursion operands of fewer than `basecase` terms reduce by one
+// division after the other (a short division and two short products a step, cheaper than the
 // recursion's bookkeeping there), or (no steps to record) by FLINT's own hgcd, whose products are
 // as fast as cas's at those lengths. Tests take small limits to run the recursion on short inputs.
 // Defaults: docs/measurements.md, "gcd, xgcd and resultant: the half-gcd on cas's products against
 // FLINT".
 struct HalfGcdLimits {
-  size_t down_to = half_gcd_from;
+  size_t down_to = algorithm_crossover(AlgorithmCrossover::HalfGcd);
   slong basecase = 128;
   slong flint_below = 256;  // gcd and xgcd over a word-size p: FLINT's hgcd on operands shorter than this
 };

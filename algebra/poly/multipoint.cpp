@@ -245,7 +245,7 @@ std::vector<Fmpz> evaluate_many(const ModPoly& f, const std::vector<Fmpz>& point
   const size_t n = points.size();
   const Modulus& m = *f.modulus();
   std::vector<Fmpz> xs = residues(points, m);
-  if (n >= multipoint_tree_from) {
+  if (n >= algorithm_crossover(AlgorithmCrossover::MultipointTree)) {
     engine_explain("subproduct tree evaluation", static_cast<double>(n), tree_detail(n, m));
     return SubproductTree(std::move(xs), f.modulus()).evaluate(f);
   }
@@ -266,7 +266,7 @@ ModPoly interpolate(const std::vector<Fmpz>& xs, const std::vector<Fmpz>& ys, co
   const size_t n = xs.size();
   std::vector<Fmpz> points = residues(xs, *m), values = residues(ys, *m);
   require_distinct(points, *m);
-  if (n >= multipoint_tree_from) {
+  if (n >= algorithm_crossover(AlgorithmCrossover::MultipointTree)) {
     engine_explain("subproduct tree interpolation", static_cast<double>(n), tree_detail(n, *m));
     return SubproductTree(std::move(points), m).interpolate(values);
   }

@@ -46,10 +46,10 @@ class SubproductTree {
 };
 
 // f(x_i) for every point (any integers; reduced mod p here): through the subproduct tree from
-// multipoint_tree_from points (dispatch.hpp), FLINT's evaluation below.
+// AlgorithmCrossover::MultipointTree points (dispatch.hpp), FLINT's evaluation below.
 std::vector<Fmpz> evaluate_many(const ModPoly& f, const std::vector<Fmpz>& points);
 // The polynomial of degree < n over Z/pZ (p prime) with P(xs[i]) = ys[i]: through the tree from
-// multipoint_tree_from points, below it FLINT's interpolation (word-size p) or Newton's divided
+// the same crossover, below it FLINT's interpolation (word-size p) or Newton's divided
 // differences (FLINT 2.9 has no fmpz_mod interpolation). DomainError naming a point that occurs
 // twice mod p.
 ModPoly interpolate(const std::vector<Fmpz>& xs, const std::vector<Fmpz>& ys, const ModulusPtr& m);

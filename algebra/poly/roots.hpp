@@ -1,7 +1,7 @@
 #pragma once
-// The roots of a polynomial over Z/pZ (p prime): from roots_from terms (dispatch.hpp) through cas's
-// powmod and half-gcd, so that the long products run on the CPU's transforms or the GPU; FLINT's
-// own below.
+// The roots of a polynomial over Z/pZ (p prime): from AlgorithmCrossover::Roots terms (dispatch.hpp)
+// through cas's powmod and half-gcd, so that the long products run on the CPU's transforms or the
+// GPU; FLINT's own below.
 //
 // The product of f's distinct linear factors is g = gcd(x^p - x mod f, f) (the roots of x^p - x are
 // the elements of Z/pZ). g splits by equal-degree splitting (Cantor and Zassenhaus): for a random

@@ -3,6 +3,7 @@
 // and cleared with the test that owns it, random primes and residues, and vectors of residues
 // converted, compared and printed.
 #include "algebra/dispatch/dispatch.hpp"
+#include "algebra/dispatch/engine.hpp"
 #include "algebra/support/error.hpp"
 #include "algebra/support/flint_util.hpp"
 #include "algebra/fourier/fourier.hpp"
@@ -36,6 +37,27 @@ struct ModeGuard {
   ModeGuard(const ModeGuard&) = delete;
   ModeGuard& operator=(const ModeGuard&) = delete;
 };
+
+// Sets the crossover of one algorithm for the test, and restores the crossovers of before when
+// the test ends.
+struct AlgorithmCrossoverGuard {
+  Crossovers saved = crossovers();
+  AlgorithmCrossoverGuard(AlgorithmCrossover a, size_t from) {
+    Crossovers c = saved;
+    c.algorithm_from[static_cast<size_t>(a)] = from;
+    set_crossovers(c);
+  }
+  ~AlgorithmCrossoverGuard() { set_crossovers(saved); }
+  AlgorithmCrossoverGuard(const AlgorithmCrossoverGuard&) = delete;
+  AlgorithmCrossoverGuard& operator=(const AlgorithmCrossoverGuard&) = delete;
+};
+
+// Whether the current statement noted `what` (engine_note or engine_explain) among its first notes.
+inline bool noted(const char* what) {
+  for (const EngineNote& n : engine_notes())
+    if (std::string(n.what) == what) return true;
+  return false;
+}
 
 struct Random {
   flint_rand_t state;

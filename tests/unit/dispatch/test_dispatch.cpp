@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <tuple>
 
 using cas::test::ModeGuard;
@@ -257,12 +258,66 @@ TEST_CASE("a missing or malformed crossover file keeps the defaults", "[dispatch
                                "cpu.short_operand.ntt_prime.64bit, cpu.short_operand.ntt_prime.62bit, "
                                "cpu.short_operand.ntt_prime.32bit, "
                                "cpu.short_operand.ntt_prime.17bit, cpu.short_operand.crt, cpu.short_operand.z, "
-                               "product.z.weight_exponent)") == 0);
+                               "algorithm.multipoint_tree, algorithm.half_gcd, algorithm.half_gcd_resultant, "
+                               "algorithm.roots, algorithm.zresultant_primes, product.z.weight_exponent)") == 0);
   CHECK(notices[3].find(file + "7: product.z: expected a length") == 0);
   CHECK(notices[4].find(file + "8: product.integer: expected a length") == 0);
   CHECK(notices[5].find(file + "9: a length without a key") == 0);
   CHECK(notices[6] == file + "11: product.z.weight_exponent: expected a number from 0 to 2, found ' 2.5'; the line is "
                              "ignored");
+  cas::set_crossovers(cas::Crossovers{});
+}
+
+TEST_CASE("the algorithms' crossovers: defaults, a save and a load, and lengths refused", "[dispatch]") {
+  using cas::AlgorithmCrossover;
+  const struct {
+    AlgorithmCrossover a;
+    const char* key;
+    size_t by_default;
+  } algorithms[] = {{AlgorithmCrossover::MultipointTree, "algorithm.multipoint_tree", 512},
+                    {AlgorithmCrossover::HalfGcd, "algorithm.half_gcd", 512},
+                    {AlgorithmCrossover::HalfGcdResultant, "algorithm.half_gcd_resultant", 2048},
+                    {AlgorithmCrossover::Roots, "algorithm.roots", 512},
+                    {AlgorithmCrossover::ZResultantPrimes, "algorithm.zresultant_primes", 32}};
+  static_assert(std::size(algorithms) == cas::algorithm_crossover_count);
+  ConfigHome home;
+  cas::load_crossovers();
+  for (const auto& x : algorithms) {
+    CHECK(std::string(cas::algorithm_crossover_key(x.a)) == x.key);
+    CHECK(cas::algorithm_crossover_default(x.a) == x.by_default);
+    CHECK(cas::algorithm_crossover(x.a) == x.by_default);
+  }
+  // Every one survives a save and a load, next to the others.
+  cas::Crossovers c;
+  for (size_t i = 0; i < cas::algorithm_crossover_count; i++) c.algorithm_from[i] = 100 + i;
+  c.length[0] = 999;
+  cas::save_crossovers(c);
+  cas::set_crossovers(cas::Crossovers{});
+  cas::load_crossovers();
+  for (size_t i = 0; i < cas::algorithm_crossover_count; i++)
+    CHECK(cas::algorithm_crossover(algorithms[i].a) == 100 + i);
+  CHECK(cas::crossovers().length[0] == 999);
+  const auto report = cas::gpu_report();
+  CHECK(std::find(report.begin(), report.end(), "  algorithm.multipoint_tree: 100 points") != report.end());
+  CHECK(std::find(report.begin(), report.end(), "  algorithm.zresultant_primes: 104 terms") != report.end());
+  // A length below 2, negative or not a number is refused with a notice, and the default kept.
+  std::ofstream(cas::crossover_config_path()) << "algorithm.roots = 1\nalgorithm.half_gcd = -5\n"
+                                                 "algorithm.multipoint_tree = many\nalgorithm.half_gcd_resultant = 0\n"
+                                                 "algorithm.zresultant_primes = 2\n";
+  cas::take_notices();
+  cas::load_crossovers();
+  const std::vector<std::string> notices = cas::take_notices();
+  REQUIRE(notices.size() == 4);
+  const std::string file = cas::crossover_config_path() + ":";
+  CHECK(notices[0] == file + "1: algorithm.roots: expected a length of at least 2, found ' 1'; the line is ignored");
+  CHECK(notices[1] == file + "2: algorithm.half_gcd: expected a length (a whole number), found ' -5'; the line is "
+                             "ignored");
+  CHECK(notices[2] == file + "3: algorithm.multipoint_tree: expected a length (a whole number), found ' many'; the "
+                             "line is ignored");
+  CHECK(notices[3] == file + "4: algorithm.half_gcd_resultant: expected a length of at least 2, found ' 0'; the line "
+                             "is ignored");
+  for (size_t i = 0; i < 4; i++) CHECK(cas::algorithm_crossover(algorithms[i].a) == algorithms[i].by_default);
+  CHECK(cas::algorithm_crossover(AlgorithmCrossover::ZResultantPrimes) == 2);
   cas::set_crossovers(cas::Crossovers{});
 }
 
@@ -854,6 +909,19 @@ TEST_CASE("calibration: the crossover that costs least over the measured lengths
   CHECK(cas::joint_crossover_length({first, second}) == 8);
   CHECK(cas::joint_crossover_length({{{2, 1.0, 3.0}}, second}) == 16);
   CHECK(cas::joint_crossover_length({}) == SIZE_MAX);
+}
+
+TEST_CASE("calibration: an algorithm's crossover is the first length from which it always wins",
+          "[dispatch][calibrate]") {
+  // FLINT faster up to 128, cas's algorithm from 256 on (a tie counts as cas's).
+  CHECK(cas::first_length_won_from({{64, 1.0, 2.0}, {128, 2.0, 3.0}, {256, 3.0, 3.0}, {512, 6.0, 4.0}}) == 256);
+  // A win below a loss does not count: at 128 cas wins, at 256 it loses, from 512 it wins.
+  CHECK(cas::first_length_won_from({{64, 1.0, 2.0}, {128, 3.0, 2.0}, {256, 3.0, 3.5}, {512, 6.0, 4.0}}) == 512);
+  // Always faster: the shortest measured length.
+  CHECK(cas::first_length_won_from({{64, 2.0, 1.0}, {128, 3.0, 1.0}}) == 64);
+  // Slower at the longest measured length: just above it, so that FLINT keeps every measured one.
+  CHECK(cas::first_length_won_from({{64, 2.0, 1.0}, {4096, 3.0, 4.0}}) == 4097);
+  CHECK(cas::first_length_won_from({}) == SIZE_MAX);
 }
 
 TEST_CASE("calibration: the Z[x] weight's exponent fitted to products with large coefficients",

@@ -135,18 +135,32 @@ TEST_CASE("Z[x] resultant through primes equals fmpz_poly_resultant (CPU engines
   run_differential(ProductEngine::Cpu, cas::test::trials(2), 400);
 }
 
+// The crossover set to a length of its own: one term below it (the longer operand) FLINT's
+// fmpz_poly_resultant, from it the primes (their engine note), the resultant FLINT's either way; at
+// the least crossover a file may set (2), two linear operands through the primes.
 TEST_CASE("Z[x] resultant and discriminant: FLINT below the crossover, the primes from it", "[zresultant][dispatch]") {
   cas::test::ModeGuard guard(cas::GpuMode::Off);
   FreshRandom r;
   INFO("seed " << r.seed);
-  const slong from = static_cast<slong>(cas::zresultant_primes_from);
-  for (slong length : {from - 1, from}) {
-    const ZPoly a = random_of_length(r.state(), length, 40), b = random_of_length(r.state(), 5, 40);
-    cas::engine_reset();
-    Fmpz ours;
-    cas::resultant_z(ours.get(), a, b);
-    CHECK(fmpz_equal(ours.get(), flint_resultant(a, b).get()));
-    CHECK((cas::engine_last().rfind("cpu crt resultant", 0) == 0) == (length >= from));
+  for (const slong from : {slong{20}, slong{2}}) {
+    cas::test::AlgorithmCrossoverGuard at(cas::AlgorithmCrossover::ZResultantPrimes, static_cast<size_t>(from));
+    for (const slong length : {from - 1, from}) {
+      const ZPoly a = random_of_length(r.state(), length, 40),
+                  b = random_of_length(r.state(), std::min<slong>(5, length), 40);
+      INFO("crossover " << from << ", operands of " << a.length() << " and " << b.length() << " terms");
+      cas::engine_reset();
+      Fmpz ours;
+      cas::resultant_z(ours.get(), a, b);
+      CHECK(fmpz_equal(ours.get(), flint_resultant(a, b).get()));
+      CHECK(cas::test::noted("cpu crt resultant") == (length >= from));
+      if (from < 3) continue;  // the discriminant of a linear f is a resultant with a constant: FLINT's
+      Fmpz theirs;
+      cas::engine_reset();
+      cas::discriminant_z(ours.get(), a);
+      CHECK(cas::test::noted("cpu crt resultant") == (length >= from));
+      fmpz_poly_discriminant(theirs.get(), a.get());
+      CHECK(fmpz_equal(ours.get(), theirs.get()));
+    }
   }
 }
 
@@ -154,7 +168,7 @@ TEST_CASE("Z[x] resultant and discriminant of any operands equal FLINT's", "[zre
   cas::test::ModeGuard guard(cas::GpuMode::Off);
   FreshRandom r;
   INFO("seed " << r.seed);
-  const slong from = static_cast<slong>(cas::zresultant_primes_from);
+  const slong from = static_cast<slong>(cas::algorithm_crossover(cas::AlgorithmCrossover::ZResultantPrimes));
   ZPoly zero, constant;
   fmpz_poly_set_si(constant.get(), -3);
   const ZPoly long_one = random_of_length(r.state(), from + 20, 30);

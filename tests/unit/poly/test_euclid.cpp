@@ -1,8 +1,9 @@
 // gcd, xgcd, resultant and discriminant over Z/pZ by the half-gcd (algebra/poly/euclid.cpp) against
 // FLINT's, in FLINT's t-*.c style: the recursion forced down to short operands (small limits) on
-// many random pairs, and the public functions past half_gcd_from; inputs biased to the edges: a
-// common factor of every degree up to the operands' own, equal operands, a constant or zero
-// operand, equal degrees, repeated roots, p = 2 and 3, 64-bit and multi-word primes.
+// many random pairs, and the public functions past their crossovers (each honoured where it is set);
+// inputs biased to the edges: a common factor of every degree up to the operands' own, equal
+// operands, a constant or zero operand, equal degrees, repeated roots, p = 2 and 3, 64-bit and
+// multi-word primes.
 #include "algebra/dispatch/dispatch.hpp"
 #include "algebra/poly/euclid.hpp"
 #include "algebra/poly/modpoly_ops.hpp"
@@ -14,6 +15,7 @@
 #include <catch2/catch.hpp>
 #include <flint/ulong_extras.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -110,10 +112,10 @@ TEST_CASE("one half-gcd reduction stops at the remainder pair that straddles hal
     }
 }
 
-TEST_CASE("gcd, xgcd, resultant and discriminant past half_gcd_from equal FLINT's", "[euclid]") {
+TEST_CASE("gcd, xgcd, resultant and discriminant past their crossovers equal FLINT's", "[euclid]") {
   FreshRandom random;
   INFO("seed " << random.seed);
-  const slong n = static_cast<slong>(cas::half_gcd_from);
+  const slong n = static_cast<slong>(cas::algorithm_crossover(cas::AlgorithmCrossover::HalfGcd));
   for (int kind = 3; kind < cas::test::test_modulus_kinds; kind++)
     for (int t = 0; t < trials(2); t++) {
       const cas::ModulusPtr m = cas::test::test_modulus(random.state(), kind);
@@ -126,7 +128,7 @@ TEST_CASE("gcd, xgcd, resultant and discriminant past half_gcd_from equal FLINT'
       cas::xgcd(g, s, u, a, b);
       cas::xgcd_flint(g0, s0, u0, a, b);
       CHECK((cas::equal(g, g0) && cas::equal(s, s0) && cas::equal(u, u0)));
-      const slong nr = static_cast<slong>(cas::half_gcd_resultant_from);
+      const slong nr = static_cast<slong>(cas::algorithm_crossover(cas::AlgorithmCrossover::HalfGcdResultant));
       const ModPoly f = cas::test::random_modpoly(random.state(), m, nr + 100), h = cas::test::random_modpoly(random.state(), m, nr + 99);
       Fmpz r, r0;
       cas::resultant(r.get(), f, h);
@@ -136,6 +138,59 @@ TEST_CASE("gcd, xgcd, resultant and discriminant past half_gcd_from equal FLINT'
       cas::discriminant_flint(r0.get(), f);
       CHECK(fmpz_equal(r.get(), r0.get()));
     }
+}
+
+// Each crossover set to a length of its own: one term below it FLINT's routine, from it the
+// half-gcd (its engine_explain note), the result FLINT's either way; at the least crossover a file
+// may set (2), operands of 2 terms by the half-gcd and constants by FLINT.
+TEST_CASE("gcd and xgcd take the half-gcd from their crossover, resultant and discriminant from theirs",
+          "[euclid][dispatch]") {
+  FreshRandom random;
+  INFO("seed " << random.seed);
+  using cas::AlgorithmCrossover;
+  using cas::test::noted;
+  const cas::ModulusPtr m = cas::make_modulus(ulong{4611685941117976577ull});
+  for (const slong from : {slong{300}, slong{2}}) {
+    cas::test::AlgorithmCrossoverGuard at(AlgorithmCrossover::HalfGcd, static_cast<size_t>(from));
+    for (const slong n : {from - 1, from}) {
+      // a of n terms and b of n + 5, with a common factor of n / 2 terms (none for constants).
+      const ModPoly c = cas::test::random_modpoly(random.state(), m, std::max<slong>(n / 2, 1));
+      const ModPoly a = cas::multiply(c, cas::test::random_modpoly(random.state(), m, n - c.length() + 1));
+      const ModPoly b = cas::multiply(c, cas::test::random_modpoly(random.state(), m, n + 5 - c.length() + 1));
+      REQUIRE(a.length() == n);
+      INFO("crossover " << from << ", operands of " << a.length() << " and " << b.length() << " terms");
+      cas::engine_reset();
+      CHECK(cas::equal(cas::gcd(a, b), cas::gcd_flint(a, b)));
+      CHECK(noted("half-gcd gcd") == (n >= from));
+      ModPoly g(m), s(m), t(m), g0(m), s0(m), t0(m);
+      cas::engine_reset();
+      cas::xgcd(g, s, t, a, b);
+      CHECK(noted("half-gcd xgcd") == (n >= from));
+      cas::xgcd_flint(g0, s0, t0, a, b);
+      CHECK((cas::equal(g, g0) && cas::equal(s, s0) && cas::equal(t, t0)));
+    }
+  }
+  // The resultant counts the shorter operand, the discriminant f' (one term less than f).
+  for (const slong from : {slong{400}, slong{2}}) {
+    cas::test::AlgorithmCrossoverGuard at(AlgorithmCrossover::HalfGcdResultant, static_cast<size_t>(from));
+    for (const slong n : {from - 1, from}) {
+      const ModPoly f = cas::test::random_modpoly(random.state(), m, n);
+      const ModPoly h = cas::test::random_modpoly(random.state(), m, n + 5);
+      INFO("crossover " << from << ", operands of " << n << " and " << n + 5 << " terms");
+      Fmpz r, r0;
+      cas::engine_reset();
+      cas::resultant(r.get(), h, f);
+      CHECK(noted("half-gcd resultant") == (n >= from));
+      cas::resultant_flint(r0.get(), h, f);
+      CHECK(fmpz_equal(r.get(), r0.get()));
+      const ModPoly longer = cas::test::random_modpoly(random.state(), m, n + 1);
+      cas::engine_reset();
+      cas::discriminant(r.get(), longer);
+      CHECK(noted("half-gcd resultant") == (n >= from));
+      cas::discriminant_flint(r0.get(), longer);
+      CHECK(fmpz_equal(r.get(), r0.get()));
+    }
+  }
 }
 
 TEST_CASE("gcd and resultant of long operands through the interpreter; composite moduli refused", "[euclid][builtins]") {

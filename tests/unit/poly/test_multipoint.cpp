@@ -1,9 +1,9 @@
 // Evaluation at many points and interpolation over Z/pZ (algebra/poly/multipoint.cpp) against
 // FLINT, in FLINT's t-*.c style: the subproduct tree itself at every small size (one leaf, one
 // leaf and a few points, odd levels) and through evaluate_many and interpolate on both sides of
-// multipoint_tree_from; word-size primes from 2 up to 2^64 - 59 and multi-word ones; polynomials
-// shorter and longer than the point count; repeated points and composite moduli refused; eval(f, v)
-// and interpolate through the interpreter.
+// their crossover (AlgorithmCrossover::MultipointTree, honoured where it is set); word-size primes
+// from 2 up to 2^64 - 59 and multi-word ones; polynomials shorter and longer than the point count;
+// repeated points and composite moduli refused; eval(f, v) and interpolate through the interpreter.
 #include "algebra/dispatch/dispatch.hpp"
 #include "algebra/poly/modpoly_ops.hpp"
 #include "algebra/poly/multipoint.hpp"
@@ -89,7 +89,8 @@ TEST_CASE("evaluate_many and interpolate agree with FLINT on both sides of the t
   INFO("seed " << random.seed);
   for (int kind = 3; kind < cas::test::test_modulus_kinds; kind++) {
     const cas::ModulusPtr m = cas::test::test_modulus(random.state(), kind);
-    for (size_t n : {cas::multipoint_tree_from - 1, cas::multipoint_tree_from, size_t{1000}, size_t{2500}}) {
+    const size_t from = cas::algorithm_crossover(cas::AlgorithmCrossover::MultipointTree);
+    for (size_t n : {from - 1, from, size_t{1000}, size_t{2500}}) {
       INFO("p = " << m->to_string() << ", n = " << n);
       const std::vector<Fmpz> points = distinct_points(random.state(), *m, n);
       if (!distinct(points)) continue;  // a repeat among random residues of a 40-bit p or more: never seen
@@ -125,9 +126,42 @@ TEST_CASE("evaluate_many and interpolate agree with FLINT on both sides of the t
   }
 }
 
+// The crossover set to a length of its own: one point below it FLINT's evaluation and
+// interpolation, from it the tree (its engine_explain notes), the values FLINT's either way, at a
+// word-size and a multi-word p; at the least crossover a file may set (2), two points by the tree and
+// one by FLINT.
+TEST_CASE("evaluate_many and interpolate take the tree from their crossover", "[multipoint][dispatch]") {
+  FreshRandom random;
+  INFO("seed " << random.seed);
+  using cas::test::noted;
+  Fmpz multi_word;
+  fmpz_setbit(multi_word.get(), 100);
+  fmpz_nextprime(multi_word.get(), multi_word.get(), 1);
+  for (const cas::ModulusPtr& m :
+       {cas::make_modulus(ulong{4611685941117976577ull}), cas::make_modulus(multi_word.get())})
+    for (const size_t from : {size_t{100}, size_t{2}}) {
+      cas::test::AlgorithmCrossoverGuard at(cas::AlgorithmCrossover::MultipointTree, from);
+      for (const size_t n : {from - 1, from}) {
+        INFO("p = " << m->to_string() << ", crossover " << from << ", " << n << " points");
+        const std::vector<Fmpz> points = distinct_points(random.state(), *m, n);
+        REQUIRE(distinct(points));
+        const ModPoly f = cas::test::random_modpoly(random.state(), m, static_cast<slong>(n + 3));
+        cas::engine_reset();
+        const std::vector<Fmpz> values = cas::evaluate_many(f, points);
+        CHECK(noted("subproduct tree evaluation") == (n >= from));
+        CHECK(cas::test::equal(values, pointwise(f, points)));
+        const ModPoly g = cas::test::random_modpoly(random.state(), m, static_cast<slong>(n));
+        cas::engine_reset();
+        const ModPoly interpolated = cas::interpolate(points, pointwise(g, points), m);
+        CHECK(noted("subproduct tree interpolation") == (n >= from));
+        CHECK(cas::equal(interpolated, g));
+      }
+    }
+}
+
 TEST_CASE("interpolate refuses repeated points and composite moduli, at any size", "[multipoint]") {
   const cas::ModulusPtr p = cas::make_modulus(ulong{998244353});
-  for (size_t n : {size_t{5}, cas::multipoint_tree_from + 7}) {
+  for (size_t n : {size_t{5}, cas::algorithm_crossover(cas::AlgorithmCrossover::MultipointTree) + 7}) {
     std::vector<Fmpz> xs, ys;
     for (size_t i = 0; i < n; i++) {
       xs.emplace_back(static_cast<slong>(i));

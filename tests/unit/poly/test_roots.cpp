@@ -13,6 +13,7 @@
 #include <catch2/catch.hpp>
 #include <flint/ulong_extras.h>
 
+#include <algorithm>
 #include <vector>
 
 namespace {
@@ -64,7 +65,31 @@ TEST_CASE("roots by splitting equal FLINT's roots", "[roots]") {
     }
 }
 
-TEST_CASE("roots past roots_from, through the interpreter, and the errors", "[roots][builtins]") {
+// The crossover set to a length of its own: one term below it FLINT's roots, from it the splitting
+// (its engine_explain note), the roots FLINT's either way; at the least crossover a file may set
+// (2), a linear polynomial by the splitting and a constant by FLINT.
+TEST_CASE("roots take the splitting from their crossover", "[roots][dispatch]") {
+  FreshRandom random;
+  INFO("seed " << random.seed);
+  const cas::ModulusPtr m = cas::make_modulus(ulong{4611685941117976577ull});
+  for (const slong from : {slong{100}, slong{2}}) {
+    cas::test::AlgorithmCrossoverGuard at(cas::AlgorithmCrossover::Roots, static_cast<size_t>(from));
+    for (const slong n : {from - 1, from}) {
+      // n terms: up to 40 linear factors (a quarter of them squared) times a random polynomial.
+      const slong count = std::min<slong>(40, (n - 1) / 2);
+      const ModPoly f = with_roots(random.state(), m, count, 0);
+      const ModPoly g = cas::multiply(f, cas::test::random_modpoly(random.state(), m, n - f.length() + 1));
+      REQUIRE(g.length() == n);
+      INFO("crossover " << from << ", " << n << " terms");
+      cas::engine_reset();
+      const std::vector<Fmpz> found = cas::roots(g);
+      CHECK(cas::test::noted("roots by splitting") == (n >= from));
+      CHECK(cas::test::equal(found, cas::roots_flint(g)));
+    }
+  }
+}
+
+TEST_CASE("roots past their crossover, through the interpreter, and the errors", "[roots][builtins]") {
   cas::test::Session s;
   s.eval("p = 4611685941117976577; seed(9); v = coeffs(randpoly(700, p)); w = vector(700); "
          "for i in 0..699 { w[i] = x - v[i] }; f = prod(w) * randpoly(300, p)");
