@@ -89,8 +89,9 @@ constexpr size_t algorithm_crossover_default(AlgorithmCrossover a) {
     case AlgorithmCrossover::HalfGcd: return 512;
     case AlgorithmCrossover::HalfGcdResultant: return 2048;
     // roots over Z/pZ (poly/roots.hpp) go through x^p mod f, the gcd and equal-degree splitting on
-    // cas's engines from this many terms, FLINT's roots below (even at 2^8, 1.5 times as fast at 2^9
-    // on two cores: docs/measurements.md, "Roots over Z/pZ against FLINT").
+    // cas's engines from this many terms, FLINT's roots below (within 10% of FLINT from 64 to 256
+    // terms, 1.5 times as fast at 2^9 on two cores: docs/measurements.md, "Roots over Z/pZ against
+    // FLINT", "The algorithms' crossovers by cas --calibrate").
     case AlgorithmCrossover::Roots: return 512;
     // Resultants and discriminants in Z[x] (multimodular/zresultant.hpp) go through word-size primes
     // from this many terms (the longer operand), FLINT's fmpz_poly_resultant below: on two cores the
