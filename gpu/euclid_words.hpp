@@ -4,8 +4,9 @@
 // host runs the same code with a team of one (algebra/multimodular/zresultant.cpp, its tests
 // against FLINT on every CI run).
 //
-// Values live in Montgomery form (x 2^64 mod p) so that a product is one REDC: the step
-// a_(d-n+i) -= c b_i of a division then costs one Montgomery product a word.
+// Values live in Montgomery form (x 2^64 mod p) so that a product is one REDC. The divisions are
+// pseudo-divisions (no inverse of a leading coefficient, which one thread would compute while the
+// others wait), their factors collected and raised at the end.
 #pragma once
 
 #include "gpu/crt_words.hpp"  // Word, mul_high, add_mod, sub_mod, CAS_HOST_DEVICE
@@ -58,29 +59,70 @@ CAS_HOST_DEVICE inline Word montgomery_power(Word x, std::uint64_t e, const Mont
   return result;
 }
 
-// x^-1 = x^(p - 2) (Fermat; p prime, x nonzero), in Montgomery form.
-CAS_HOST_DEVICE inline Word montgomery_inverse(Word x, const MontgomeryPrime& q) {
-  return montgomery_power(x, q.p - 2, q);
-}
-
 // The threads that share a resultant: a team of one on the host (SerialTeam), a thread block on
-// the GPU. A team has rank() in [0, size()) and sync(), a barrier for the whole team.
+// the GPU. A team has rank() in [0, size()), sync(), a barrier for the whole team, and
+// product(x, q), the Montgomery product of every rank's x, returned to every rank.
 struct SerialTeam {
   unsigned rank() const { return 0; }
   unsigned size() const { return 1; }
   void sync() {}
+  Word product(Word x, const MontgomeryPrime&) { return x; }
 };
 
+// The words of euclidean_resultant's log for operands of degrees m and n: two a factor, at most
+// min(m, n) + 2 factors.
+constexpr std::size_t resultant_log_words(std::size_t m, std::size_t n) { return 2 * ((m < n ? m : n) + 2); }
+
+// (m - k) - e n as an exponent of a nonzero residue: reduced modulo p - 1 (Fermat).
+CAS_HOST_DEVICE inline std::uint64_t factor_exponent(std::size_t m, std::size_t k, std::size_t e, std::size_t n,
+                                                     Word p) {
+  const std::uint64_t order = p - 1, taken = (static_cast<std::uint64_t>(e) * n) % order;
+  return (static_cast<std::uint64_t>(m - k) % order + order - taken) % order;
+}
+
+// One division step of a by b without a quotient's inverse, c = a[d], s = d - n: a[j] = lc a[j] -
+// c b[j - s] for j < d (the pseudo-remainder's step: after all m - n + 1 of them a holds
+// lc(b)^(m - n + 1) (a mod b)).
+template <class Team>
+CAS_HOST_DEVICE void pseudo_division_step(Team& team, Word* a, const Word* b, std::size_t d, std::size_t n, Word lc,
+                                          const MontgomeryPrime& q) {
+  const Word c = a[d];
+  const std::size_t s = d - n;
+  for (std::size_t j = team.rank(); j < d; j += team.size()) {
+    const Word scaled = montgomery_product(lc, a[j], q);
+    a[j] = j < s ? scaled : sub_mod(scaled, montgomery_product(c, b[j - s], q), q.p);
+  }
+}
+
+// The two steps of a division with m = n + 1 in one pass over a: with c1 = a[n + 1] and c0 = lc a[n]
+// - c1 b[n - 1] (a[n] after the first step), a[j] = lc^2 a[j] - lc c1 b[j - 1] - c0 b[j] for j < n.
+template <class Team>
+CAS_HOST_DEVICE void pseudo_division_by_two_steps(Team& team, Word* a, const Word* b, std::size_t n, Word lc,
+                                                  const MontgomeryPrime& q) {
+  const Word c1 = a[n + 1];
+  const Word c0 = sub_mod(montgomery_product(lc, a[n], q), montgomery_product(c1, b[n - 1], q), q.p);
+  const Word lc2 = montgomery_product(lc, lc, q), lc_c1 = montgomery_product(lc, c1, q);
+  for (std::size_t j = team.rank(); j < n; j += team.size()) {
+    Word t = sub_mod(montgomery_product(lc2, a[j], q), montgomery_product(c0, b[j], q), q.p);
+    if (j > 0) t = sub_mod(t, montgomery_product(lc_c1, b[j - 1], q), q.p);
+    a[j] = t;
+  }
+}
+
 // res(a, b) mod p for a of degree m (a[m] != 0) and b of degree n (b[n] != 0), both nonzero,
-// coefficients in Montgomery form, p prime; a and b are destroyed. Each step takes the
-// remainder r = a mod b of degree k (r = 0: the resultant is 0) and uses
-//   res(a, b) = (-1)^(m n) lc(b)^(m - k) res(b, r),  res(a, b0) = b0^m for a constant b0,
-// one barrier a quotient coefficient; rank 0 inverts lc(b) once a division and hands it over in
-// *slot, a word every rank can read. Every rank returns the plain resultant.
+// coefficients in Montgomery form, p prime; a and b are destroyed. Each division leaves the
+// pseudo-remainder r' = lc(b)^e r (e = m - n + 1, r = a mod b of degree k; r = 0: the resultant is
+// 0), and
+//   res(a, b) = (-1)^(m n) lc(b)^(m - k) res(b, r) = (-1)^(m n) lc(b)^(m - k - e n) res(b, r'),
+//   res(a, b0) = b0^m for a constant b0.
+// No step waits on an inverse or a power: rank 0 writes each division's lc(b) and exponent to
+// `log` (resultant_log_words(m, n) words the whole team can read after a sync), and the factors are
+// raised and multiplied at the end, side by side. A division takes one barrier a step, or one for
+// both steps of the usual m = n + 1. Every rank returns the plain resultant.
 template <class Team>
 CAS_HOST_DEVICE Word euclidean_resultant(Team& team, Word* a, std::size_t m, Word* b, std::size_t n,
-                                         const MontgomeryPrime& q, Word* slot) {
-  Word result = q.one;
+                                         const MontgomeryPrime& q, Word* log) {
+  bool negate = false;
   if (m < n) {
     Word* t = a;
     a = b;
@@ -88,31 +130,46 @@ CAS_HOST_DEVICE Word euclidean_resultant(Team& team, Word* a, std::size_t m, Wor
     const std::size_t d = m;
     m = n;
     n = d;
-    if (m & n & 1) result = q.p - result;
+    negate = (m & n & 1) != 0;
   }
+  std::size_t factors = 0;
   while (n > 0) {
-    if (team.rank() == 0) *slot = montgomery_inverse(b[n], q);
-    team.sync();
-    const Word inverse = *slot;
-    for (std::size_t d = m + 1; d-- > n;) {
-      const Word c = montgomery_product(a[d], inverse, q);
-      for (std::size_t i = team.rank(); i < n; i += team.size())
-        a[d - n + i] = sub_mod(a[d - n + i], montgomery_product(c, b[i], q), q.p);
+    const Word lc = b[n];
+    if (m == n + 1) {
+      pseudo_division_by_two_steps(team, a, b, n, lc, q);
       team.sync();
+    } else {
+      for (std::size_t d = m + 1; d-- > n;) {
+        pseudo_division_step(team, a, b, d, n, lc, q);
+        team.sync();
+      }
     }
     std::size_t k = n;  // the remainder's length
     while (k > 0 && a[k - 1] == 0) k--;
     if (k == 0) return 0;
-    result = montgomery_product(result, montgomery_power(b[n], m - (k - 1), q), q);
-    if (m & n & 1) result = q.p - result;
+    if (team.rank() == 0) {
+      log[2 * factors] = lc;
+      log[2 * factors + 1] = factor_exponent(m, k - 1, m - n + 1, n, q.p);
+    }
+    factors++;
+    if (m & n & 1) negate = !negate;
     Word* t = a;
     a = b;
     b = t;
     m = n;
     n = k - 1;
   }
-  result = montgomery_product(result, montgomery_power(b[0], m, q), q);
-  return from_montgomery(result, q);
+  if (team.rank() == 0) {
+    log[2 * factors] = b[0];
+    log[2 * factors + 1] = m;
+  }
+  factors++;
+  team.sync();
+  Word product = q.one;
+  for (std::size_t i = team.rank(); i < factors; i += team.size())
+    product = montgomery_product(product, montgomery_power(log[2 * i], log[2 * i + 1], q), q);
+  const Word result = from_montgomery(team.product(product, q), q);
+  return negate && result != 0 ? q.p - result : result;
 }
 
 }  // namespace cas::crt

@@ -30,8 +30,9 @@ const char* usage =
     "  cas -               read a script from standard input\n"
     "options:\n"
     "  -q, --quiet         no banner in the REPL\n"
-    "  --calibrate         measure the engines here (FLINT against the CPU's transforms, and the GPU\n"
-    "                      against the CPU when there is one) and save the crossover lengths\n"
+    "  --calibrate         measure the engines here (FLINT against the CPU's transforms, the GPU\n"
+    "                      against the CPU when there is one, FLINT's gcd, resultant, roots and\n"
+    "                      multipoint routines against cas's algorithms) and save the crossovers\n"
     "  -h, --help          this text\n"
     "  --version           the version\n";
 

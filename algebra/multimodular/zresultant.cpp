@@ -85,9 +85,9 @@ ulong resultant_by_euclid_words(const ZPoly& a, const ZPoly& b, ulong p) {
     return words;
   };
   std::vector<crt::Word> x = row(a), y = row(b);
+  std::vector<crt::Word> log(crt::resultant_log_words(x.size() - 1, y.size() - 1));
   crt::SerialTeam team;
-  crt::Word slot = 0;
-  return crt::euclidean_resultant(team, x.data(), x.size() - 1, y.data(), y.size() - 1, q, &slot);
+  return crt::euclidean_resultant(team, x.data(), x.size() - 1, y.data(), y.size() - 1, q, log.data());
 }
 
 }  // namespace
