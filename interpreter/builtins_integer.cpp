@@ -3,6 +3,7 @@
 // registration per name, dispatching on the arguments' types.
 #include "algebra/poly/division.hpp"
 #include "algebra/poly/euclid.hpp"
+#include "algebra/poly/factor.hpp"
 #include "algebra/support/guards.hpp"
 #include "algebra/integers/integers.hpp"
 #include "algebra/poly/modpoly_ops.hpp"
@@ -387,16 +388,17 @@ void register_integer_builtins(Registry& r) {
         "gcd(a, b): the greatest common divisor. Integers: non-negative, gcd(0, 0) = 0. Polynomials over Z/pZ "
         "(p prime): monic; in Z[x]: with positive leading coefficient. Elements of Z/pZ are constant polynomials: "
         "gcd(2 mod 7, 3 mod 7) = 1 mod 7, as in Z/7Z[x]. gcd(a, b, c, ...) and gcd(v) of a vector's entries: "
-        "gcd(gcd(a, b), c)..., gcd([]) = 0. Over Z/pZ from 512 terms by the half-gcd on cas's products, "
-        "O(M(n) log n) (:explain shows it).");
+        "gcd(gcd(a, b), c)..., gcd([]) = 0. Over Z/pZ from the crossover algorithm.half_gcd (512 terms unless "
+        "`cas --calibrate` measured it; gpuinfo() shows it) by the half-gcd on cas's products, O(M(n) log n) "
+        "(:explain shows it).");
   r.reg("lcm", 1, -1, builtin_lcm_of_any,
         "lcm(a, b): the least common multiple of two integers (non-negative) or two polynomials (monic over "
         "Z/pZ, positive leading coefficient in Z[x]). lcm(a, b, c, ...) and lcm(v) of a vector's entries, "
         "lcm([]) = 1.");
   r.reg("xgcd", 2, builtin_xgcd,
         "xgcd(a, b): [g, s, t] with g = gcd(a, b) = s*a + t*b. For integers, or polynomials over Z/pZ with p "
-        "prime (g monic, deg s < deg b - deg g, deg t < deg a - deg g; from 512 terms by the half-gcd on cas's "
-        "products); in Z[x] it is an error: reduce mod p first.");
+        "prime (g monic, deg s < deg b - deg g, deg t < deg a - deg g; from the crossover algorithm.half_gcd, 512 "
+        "terms unless calibrated, by the half-gcd on cas's products); in Z[x] it is an error: reduce mod p first.");
   r.reg("powmod", 3, builtin_powmod,
         "powmod(a, e, m): a^e mod m. Integers: the result in 0..m-1, by square and multiply (e < 0 uses the "
         "inverse of a). Polynomials: f^e mod m over Z/pZ, or in Z[x] when m has leading coefficient +-1. Over "
@@ -414,7 +416,9 @@ void register_integer_builtins(Registry& r) {
         "factor(a): a vector of [factor, exponent]. Integers: primes ascending, [-1, 1] first for negative a "
         "(factor(1) = [], factor(0) is an error). Z/pZ elements count as constant polynomials. Z[x]: the content first when it is not 1, then primitive "
         "irreducible factors. Z/pZ[x] (p prime): the leading coefficient first when it is not 1, then monic "
-        "irreducible factors. Factors are listed by ascending degree.");
+        "irreducible factors. Factors are listed by ascending degree. Over a word-size Z/pZ from 256 terms (640 for "
+        "p < 1024) on cas's products: squarefree parts by gcd(f, f'), distinct degrees by baby and giant steps of "
+        "x^(p^i) (modular compositions), equal degrees by random splitting (:explain shows it).");
   r.reg("crt", 1, 2, builtin_crt,
         "crt(residues, moduli): the integer x in 0..M-1, M = lcm(moduli), with x = residues[i] mod moduli[i] "
         "(moduli need not be coprime, but the residues must then agree). Residues may be polynomials in Z[x] "

@@ -1,7 +1,7 @@
 // cas-bench-algorithms: the algorithms built on cas's products against FLINT's own, both in the
 // same run on the same inputs, the results compared.
 //   cas-bench-algorithms [--min K] [--max K] [--flint-max K] [--seconds S] [--gpu off] [--modulus P]
-//                        [--zmin K] [--zmax K] [--zflint-max K] [--only ROW]
+//                        [--zmin K] [--zmax K] [--zflint-max K] [--factor-max K] [--only ROW]
 // Rows for n = 2^K points or terms, modulo P (default 4611685941117976577, a 62-bit prime):
 //   evaluate     f of n terms at n points: FLINT's nmod_poly_evaluate_nmod_vec_fast (its subproduct
 //                tree on its products) against evaluate_many (algebra/poly/multipoint.hpp)
@@ -12,6 +12,9 @@
 //   resultant    f and g of n terms: nmod_poly_resultant against resultant
 //   roots        f of n terms, half of its degree in distinct linear factors: nmod_poly_roots against
 //                roots (algebra/poly/roots.hpp)
+//   factor       f of n terms, random and monic, up to 2^K terms for --factor-max K (default 12):
+//                nmod_poly_factor against factor (algebra/poly/factor.hpp); each run once where it
+//                takes longer than S
 // and in Z[x], for n = 2^K terms from --zmin to --zmax (FLINT's column up to --zflint-max; one run of
 // FLINT where it takes longer than S):
 //   zresultant   f and g of n terms with random signed 64-bit coefficients: fmpz_poly_resultant
@@ -26,6 +29,7 @@
 #include "algebra/dispatch/engine.hpp"
 #include "algebra/multimodular/zresultant.hpp"
 #include "algebra/poly/euclid.hpp"
+#include "algebra/poly/factor.hpp"
 #include "algebra/poly/modpoly_ops.hpp"
 #include "algebra/poly/multiply.hpp"
 #include "algebra/poly/multipoint.hpp"
@@ -33,8 +37,10 @@
 
 #include <flint/fmpz_poly.h>
 #include <flint/nmod_poly.h>
+#include <flint/nmod_poly_factor.h>
 #include <flint/ulong_extras.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -47,6 +53,7 @@ namespace {
 struct Options {
   int min_log = 10, max_log = 18, flint_max_log = 18;
   int z_min_log = 5, z_max_log = 11, z_flint_max_log = 10;
+  int factor_max_log = 12;
   std::string only;
   double seconds = 0.5;
   bool gpu = true;
@@ -63,6 +70,7 @@ Options parse(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--zmin")) o.z_min_log = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--zmax")) o.z_max_log = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--zflint-max")) o.z_flint_max_log = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--factor-max")) o.factor_max_log = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--only")) o.only = argv[i + 1];
   }
   return o;
@@ -212,6 +220,41 @@ double best_or_one_ms(double seconds, F&& f) {
   return once > 1000 * seconds ? once : std::min(once, cas::bench::best_ms(seconds, f));
 }
 
+// Whether FLINT's factorisation lists the same factors with the same multiplicities as ours.
+bool same_factorisation(const std::vector<std::pair<cas::ModPoly, slong>>& ours, const nmod_poly_factor_t theirs) {
+  if (static_cast<slong>(ours.size()) != theirs->num) return false;
+  for (slong i = 0; i < theirs->num; i++) {
+    const auto found = std::find_if(ours.begin(), ours.end(), [&](const auto& factor) {
+      return factor.second == theirs->exp[i] && nmod_poly_equal(factor.first.nmod(), theirs->p + i);
+    });
+    if (found == ours.end()) return false;
+  }
+  return true;
+}
+
+void factor_row(const Options& o, int k, const cas::ModulusPtr& m, flint_rand_t state) {
+  if (k > o.factor_max_log) return;
+  const size_t n = size_t{1} << k;
+  const cas::ModPoly f = cas::make_monic(random_poly(m, n, state));
+  std::vector<std::pair<cas::ModPoly, slong>> ours;
+  cas::Fmpz unit;
+  cas::engine_reset();
+  const double ms = best_or_one_ms(o.seconds, [&] { ours = cas::factor(f, unit.get()); });
+  const std::string engine = cas::engine_last();
+  double flint_ms = 0;
+  nmod_poly_factor_t theirs;
+  nmod_poly_factor_init(theirs);
+  if (k <= o.flint_max_log)
+    flint_ms = best_or_one_ms(o.seconds, [&] {
+      nmod_poly_factor_clear(theirs);  // nmod_poly_factor adds to what it is given
+      nmod_poly_factor_init(theirs);
+      nmod_poly_factor(theirs, f.nmod());
+    });
+  const bool agree = flint_ms == 0 || same_factorisation(ours, theirs);
+  nmod_poly_factor_clear(theirs);
+  print_row("factor", k, flint_ms, ms, engine, agree);
+}
+
 void zresultant_row(const Options& o, int k, flint_rand_t state) {
   const size_t n = size_t{1} << k;
   const cas::ZPoly f = random_zpoly(n, state), g = random_zpoly(n, state);
@@ -237,7 +280,8 @@ int main(int argc, char** argv) {
   flint_randinit(state);
   const std::pair<const char*, void (*)(const Options&, int, const cas::ModulusPtr&, flint_rand_t)> rows[] = {
       {"evaluate", evaluate_row}, {"interpolate", interpolate_row}, {"gcd", gcd_row},
-      {"xgcd", xgcd_row},         {"resultant", resultant_row},     {"roots", roots_row}};
+      {"xgcd", xgcd_row},         {"resultant", resultant_row},     {"roots", roots_row},
+      {"factor", factor_row}};
   for (const auto& [name, row] : rows)
     if (o.only.empty() || o.only == name)
       for (int k = o.min_log; k <= o.max_log; k++) row(o, k, m, state);

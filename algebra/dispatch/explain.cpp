@@ -420,6 +420,14 @@ std::string explain_note(const EngineNote& n) {
            "the product of its distinct linear factors (x^p mod f by powmod), then g split by gcd((x + a)^((p-1)/2) - 1, " +
            "g) for random a until the factors are short enough for FLINT's roots; every powmod and gcd on cas's " +
            "engines (below)";
+  } else if (is(n, "factor by ddf and edf")) {
+    text = "factorisation of a polynomial of length " + number(d.length1) + " over " + ring(d) + ": the squarefree " +
+           "parts from gcd(f, f') and exact divisions (a p-th root where f' = 0); for each part the distinct-degree " +
+           "factorisation, baby steps x^(p^i) and giant steps x^(p^(lj)) mod f by modular compositions (Brent and " +
+           "Kung: one matrix product and Horner's rule), gcd(f, prod (x^(p^(lj)) - x^(p^i))) taking the factors of " +
+           "each range of degrees; then the product of each degree's factors split by gcd(N(a)^((p-1)/2) - 1, g) " +
+           "for random a (N the norm, by compositions with x^(p^k)); every product, gcd and division on cas's " +
+           "engines (below)";
   } else if (is(n, "subproduct tree evaluation")) {
     text = "evaluation at " + number(d.length1) + " points over " + ring(d) + " by the subproduct tree: the products " +
            "of the points' factors (x - x_i), 32 to a leaf, pairwise up to prod (x - x_i); f reduced modulo the " +

@@ -373,7 +373,7 @@ ModPoly powmod_flint(const ModPoly& f, const fmpz_t e, const ModPoly& m) {
   return r;
 }
 
-std::vector<std::pair<ModPoly, slong>> factor(const ModPoly& f, fmpz_t unit_out) {
+std::vector<std::pair<ModPoly, slong>> factor_flint(const ModPoly& f, fmpz_t unit_out) {
   f.modulus()->require_field("factor");
   if (f.is_zero()) throw DomainError("factor: the zero polynomial has no factorisation");
   std::vector<std::pair<ModPoly, slong>> out;

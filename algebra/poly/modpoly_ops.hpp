@@ -54,7 +54,10 @@ void discriminant_flint(fmpz_t out, const ModPoly& f);  // deg f >= 1
 bool is_monomial(const ModPoly& a, Fmpz& c);
 ModPoly compose(const ModPoly& f, const ModPoly& g);
 ModPoly powmod_flint(const ModPoly& f, const fmpz_t e, const ModPoly& m);
-std::vector<std::pair<ModPoly, slong>> factor(const ModPoly& f, fmpz_t unit_out);
+// FLINT's factorisation (nmod_poly_factor or fmpz_mod_poly_factor): monic irreducible factors with
+// their multiplicities, the leading coefficient in unit_out; poly/factor.hpp decides between it and
+// the stages on cas's engines.
+std::vector<std::pair<ModPoly, slong>> factor_flint(const ModPoly& f, fmpz_t unit_out);
 // FLINT's roots of a nonzero f over a prime field (the caller checks): distinct, ascending.
 std::vector<Fmpz> roots_flint(const ModPoly& f);
 bool is_irreducible(const ModPoly& f);
