@@ -7,6 +7,7 @@
 #include "algebra/support/error.hpp"
 #include "algebra/support/flint_util.hpp"
 #include "algebra/fourier/fourier.hpp"
+#include "algebra/poly/zpoly.hpp"
 #include "algebra/values/value.hpp"
 
 #include <catch2/catch.hpp>
@@ -120,6 +121,15 @@ inline ModulusPtr test_modulus(flint_rand_t state, int kind) {
       return make_modulus(p.get());
     }
   }
+}
+
+// Exactly `length` terms of up to `bits` bits: FLINT's randtest (runs of zeros, +-(2^k - 1)), the
+// last term set where randtest's vector ended early.
+inline ZPoly random_zpoly_of_length(flint_rand_t state, slong length, ulong bits) {
+  ZPoly f;
+  fmpz_poly_randtest(f.get(), state, length, bits);
+  if (f.length() < length) fmpz_poly_set_coeff_si(f.get(), length - 1, 1 + static_cast<slong>(n_randint(state, 1000)));
+  return f;
 }
 
 // `length` uniform random coefficients, the leading one nonzero (1 where it came out 0).

@@ -30,19 +30,12 @@ using cas::ProductEngine;
 using cas::ZPoly;
 
 using cas::test::FreshRandom;
+using cas::test::random_zpoly_of_length;
 
 // Signed coefficients of up to `bits` bits, biased to edge cases (zeros, +-(2^k - 1)).
 ZPoly random_zpoly(flint_rand_t state, slong length, ulong bits) {
   ZPoly f;
   fmpz_poly_randtest(f.get(), state, length, bits);
-  return f;
-}
-
-// As random_zpoly, but of exactly `length` coefficients (randtest's sparse vectors can end early):
-// for tests whose expectations depend on the length.
-ZPoly random_zpoly_of_length(flint_rand_t state, slong length, ulong bits) {
-  ZPoly f = random_zpoly(state, length, bits);
-  if (f.length() < length) fmpz_poly_set_coeff_si(f.get(), length - 1, 1 + static_cast<slong>(n_randint(state, 1000)));
   return f;
 }
 

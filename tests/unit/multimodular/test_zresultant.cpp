@@ -26,14 +26,7 @@ using cas::Fmpz;
 using cas::ProductEngine;
 using cas::ZPoly;
 using cas::test::FreshRandom;
-
-// Exactly `length` terms of up to `bits` bits (FLINT's randtest: runs of zeros, +-(2^k - 1)).
-ZPoly random_of_length(flint_rand_t state, slong length, ulong bits) {
-  ZPoly f;
-  fmpz_poly_randtest(f.get(), state, length, bits);
-  if (f.length() < length) fmpz_poly_set_coeff_si(f.get(), length - 1, 1 + static_cast<slong>(n_randint(state, 1000)));
-  return f;
-}
+using cas::test::random_zpoly_of_length;
 
 ZPoly product(const ZPoly& a, const ZPoly& b) {
   ZPoly c;
@@ -46,16 +39,16 @@ std::pair<ZPoly, ZPoly> random_pair(flint_rand_t state, slong max_length) {
   const slong la = 2 + static_cast<slong>(n_randint(state, static_cast<ulong>(max_length - 1)));
   const slong lb = 2 + static_cast<slong>(n_randint(state, static_cast<ulong>(max_length - 1)));
   const ulong bits = 1 + n_randint(state, n_randint(state, 2) ? 70 : 300);
-  ZPoly a = random_of_length(state, la, bits), b = random_of_length(state, lb, bits);
+  ZPoly a = random_zpoly_of_length(state, la, bits), b = random_zpoly_of_length(state, lb, bits);
   switch (n_randint(state, 5)) {
     case 0: {  // a common factor
-      const ZPoly c = random_of_length(state, 2 + static_cast<slong>(n_randint(state, 8)), 20);
+      const ZPoly c = random_zpoly_of_length(state, 2 + static_cast<slong>(n_randint(state, 8)), 20);
       return {product(a, c), product(b, c)};
     }
     case 1:
       return {a, a};
     case 2: {  // degree 1 against anything
-      return {random_of_length(state, 2, bits), b};
+      return {random_zpoly_of_length(state, 2, bits), b};
     }
     default:
       return {a, b};
@@ -145,8 +138,8 @@ TEST_CASE("Z[x] resultant and discriminant: FLINT below the crossover, the prime
   for (const slong from : {slong{20}, slong{2}}) {
     cas::test::AlgorithmCrossoverGuard at(cas::AlgorithmCrossover::ZResultantPrimes, static_cast<size_t>(from));
     for (const slong length : {from - 1, from}) {
-      const ZPoly a = random_of_length(r.state(), length, 40),
-                  b = random_of_length(r.state(), std::min<slong>(5, length), 40);
+      const ZPoly a = random_zpoly_of_length(r.state(), length, 40),
+                  b = random_zpoly_of_length(r.state(), std::min<slong>(5, length), 40);
       INFO("crossover " << from << ", operands of " << a.length() << " and " << b.length() << " terms");
       cas::engine_reset();
       Fmpz ours;
@@ -171,7 +164,7 @@ TEST_CASE("Z[x] resultant and discriminant of any operands equal FLINT's", "[zre
   const slong from = static_cast<slong>(cas::algorithm_crossover(cas::AlgorithmCrossover::ZResultantPrimes));
   ZPoly zero, constant;
   fmpz_poly_set_si(constant.get(), -3);
-  const ZPoly long_one = random_of_length(r.state(), from + 20, 30);
+  const ZPoly long_one = random_zpoly_of_length(r.state(), from + 20, 30);
   const std::vector<const ZPoly*> operands = {&zero, &constant, &long_one};
   for (const ZPoly* a : operands)
     for (const ZPoly* b : operands) {
@@ -180,8 +173,8 @@ TEST_CASE("Z[x] resultant and discriminant of any operands equal FLINT's", "[zre
       CHECK(fmpz_equal(ours.get(), flint_resultant(*a, *b).get()));
     }
   for (int t = 0; t < cas::test::trials(6); t++) {
-    ZPoly f = random_of_length(r.state(), from + static_cast<slong>(n_randint(r.state(), 100)), 50);
-    if (t % 3 == 0) f = product(f, random_of_length(r.state(), 3, 10));  // a square factor when squared
+    ZPoly f = random_zpoly_of_length(r.state(), from + static_cast<slong>(n_randint(r.state(), 100)), 50);
+    if (t % 3 == 0) f = product(f, random_zpoly_of_length(r.state(), 3, 10));  // a square factor when squared
     if (t % 3 == 0) f = product(f, f);
     INFO("f = " << text(f));
     Fmpz ours, theirs;
@@ -190,7 +183,7 @@ TEST_CASE("Z[x] resultant and discriminant of any operands equal FLINT's", "[zre
     CHECK(fmpz_equal(ours.get(), theirs.get()));
   }
   for (slong degree : {1, 2, 3}) {  // small discriminants stay FLINT's
-    const ZPoly f = random_of_length(r.state(), degree + 1, 20);
+    const ZPoly f = random_zpoly_of_length(r.state(), degree + 1, 20);
     Fmpz ours, theirs;
     cas::discriminant_z(ours.get(), f);
     fmpz_poly_discriminant(theirs.get(), f.get());
@@ -226,14 +219,14 @@ TEST_CASE("Z[x] resultant on the GPU in auto mode, and past what a block holds o
   cas::test::ModeGuard guard(cas::GpuMode::Auto);
   FreshRandom r;
   INFO("seed " << r.seed);
-  const ZPoly a = random_of_length(r.state(), 600, 64), b = random_of_length(r.state(), 500, 64);
+  const ZPoly a = random_zpoly_of_length(r.state(), 600, 64), b = random_zpoly_of_length(r.state(), 500, 64);
   cas::engine_reset();
   Fmpz ours;
   cas::resultant_z(ours.get(), a, b);
   CHECK(fmpz_equal(ours.get(), flint_resultant(a, b).get()));
   CHECK(cas::engine_last().rfind("gpu crt resultant", 0) == 0);
   const slong longest = static_cast<slong>(cas::gpu::longest_resultant_operand());
-  const ZPoly too_long = random_of_length(r.state(), longest + 1, 1), short_one = random_of_length(r.state(), 3, 2);
+  const ZPoly too_long = random_zpoly_of_length(r.state(), longest + 1, 1), short_one = random_zpoly_of_length(r.state(), 3, 2);
   cas::engine_reset();
   cas::resultant_z(ours.get(), too_long, short_one);
   CHECK(fmpz_equal(ours.get(), flint_resultant(too_long, short_one).get()));
