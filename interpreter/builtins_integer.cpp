@@ -416,8 +416,8 @@ void register_integer_builtins(Registry& r) {
         "factor(a): a vector of [factor, exponent]. Integers: primes ascending, [-1, 1] first for negative a "
         "(factor(1) = [], factor(0) is an error). Z/pZ elements count as constant polynomials. Z[x]: the content first when it is not 1, then primitive "
         "irreducible factors. Z/pZ[x] (p prime): the leading coefficient first when it is not 1, then monic "
-        "irreducible factors. Factors are listed by ascending degree. Over a word-size Z/pZ from 256 terms (640 for "
-        "p < 1024) on cas's products: squarefree parts by gcd(f, f'), distinct degrees by baby and giant steps of "
+        "irreducible factors. Factors are listed by ascending degree. Over a word-size Z/pZ from the crossover "
+        "algorithm.factor (256 terms unless calibrated; algorithm.factor.small_p, 640, for p < 1024) on cas's products: squarefree parts by gcd(f, f'), distinct degrees by baby and giant steps of "
         "x^(p^i) (modular compositions), equal degrees by random splitting (:explain shows it).");
   r.reg("crt", 1, 2, builtin_crt,
         "crt(residues, moduli): the integer x in 0..M-1, M = lcm(moduli), with x = residues[i] mod moduli[i] "

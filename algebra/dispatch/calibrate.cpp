@@ -4,6 +4,7 @@
 #include "algebra/fourier/fourier.hpp"
 #include "algebra/multimodular/zresultant.hpp"
 #include "algebra/poly/euclid.hpp"
+#include "algebra/poly/factor.hpp"
 #include "algebra/poly/modpoly_ops.hpp"
 #include "algebra/poly/multiply.hpp"
 #include "algebra/poly/multipoint.hpp"
@@ -352,8 +353,10 @@ void calibrate_gpu(std::ostream& log, Crossovers& result, flint_rand_t state) {
 
 // ---- The algorithms on cas's products against FLINT's routines (AlgorithmCrossover).
 
-// The modulus of the algorithms over Z/pZ: a 62-bit prime, that of docs/measurements.md's rows.
+// The modulus of the algorithms over Z/pZ: a 62-bit prime, that of docs/measurements.md's rows;
+// for factor's crossover below 2^10, 257.
 constexpr ulong algorithm_prime = 4611685941117976577ull;
+constexpr ulong factor_small_prime = 257;
 
 // The seconds of one run of f.
 template <class F>
@@ -488,6 +491,14 @@ Timing time_zresultant(const Crossovers& base, size_t n, flint_rand_t state) {
   return time_forced(base, AlgorithmCrossover::ZResultantPrimes, n, [&] { resultant_z(r.get(), a, b); });
 }
 
+// factor of a random polynomial of n terms modulo m's prime (monic or not), `a` the crossover
+// that prime takes (algorithm.factor, or algorithm.factor.small_p for p < 2^10).
+Timing time_factor(const Crossovers& base, AlgorithmCrossover a, const ModulusPtr& m, size_t n, flint_rand_t state) {
+  const ModPoly f = random_poly(m, static_cast<slong>(n), state);
+  Fmpz unit;
+  return time_forced(base, a, n, [&] { factor(f, unit.get()); });
+}
+
 // The algorithms' crossovers of this machine, into `result`: each algorithm against FLINT's routine
 // at doubling lengths around its default, the crossover from first_length_won_from. They run on
 // the engines and crossovers `result` holds (the products inside them included), on inputs drawn
@@ -518,6 +529,12 @@ void calibrate_algorithms(std::ostream& log, Crossovers& result) {
          measure_algorithm(6, 12, [&](size_t n) { return time_roots(result, m, n, state); }));
   choose(AlgorithmCrossover::ZResultantPrimes,
          measure_algorithm(3, 8, [&](size_t n) { return time_zresultant(result, n, state); }));
+  choose(AlgorithmCrossover::Factor,
+         measure_algorithm(6, 10, [&](size_t n) { return time_factor(result, AlgorithmCrossover::Factor, m, n, state); }));
+  const ModulusPtr small_p = make_modulus(factor_small_prime);
+  choose(AlgorithmCrossover::FactorSmallP, measure_algorithm(7, 10, [&](size_t n) {
+           return time_factor(result, AlgorithmCrossover::FactorSmallP, small_p, n, state);
+         }));
   flint_randclear(state);
   set_crossovers(saved);
 }

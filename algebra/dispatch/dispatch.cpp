@@ -104,6 +104,8 @@ const char* algorithm_crossover_key(AlgorithmCrossover a) {
     case AlgorithmCrossover::HalfGcdResultant: return "algorithm.half_gcd_resultant";
     case AlgorithmCrossover::Roots: return "algorithm.roots";
     case AlgorithmCrossover::ZResultantPrimes: return "algorithm.zresultant_primes";
+    case AlgorithmCrossover::Factor: return "algorithm.factor";
+    case AlgorithmCrossover::FactorSmallP: return "algorithm.factor.small_p";
   }
   return "?";
 }

@@ -70,8 +70,10 @@ enum class AlgorithmCrossover {
   HalfGcdResultant,  // terms of the shorter operand: resultant and discriminant over Z/pZ by the half-gcd
   Roots,             // terms: roots over Z/pZ by splitting
   ZResultantPrimes,  // terms of the longer operand: resultant and discriminant in Z[x] through primes
+  Factor,            // terms: factor over Z/pZ by its stages on cas's engines, word-size p >= 2^10
+  FactorSmallP,      // the same for p < 2^10, where FLINT's products pack several residues a word
 };
-constexpr size_t algorithm_crossover_count = 5;
+constexpr size_t algorithm_crossover_count = 7;
 const char* algorithm_crossover_key(AlgorithmCrossover a);  // "algorithm.half_gcd", ...
 // Without a calibration, each from the length that the measurement cited beside it placed:
 constexpr size_t algorithm_crossover_default(AlgorithmCrossover a) {
@@ -98,6 +100,13 @@ constexpr size_t algorithm_crossover_default(AlgorithmCrossover a) {
     // primes are 1.2-2.1 times as fast at 32 terms for coefficients of 1 to 2000 bits, and 0.6-1.6
     // times at 16 (docs/measurements.md, "Resultants in Z[x] through word-size primes").
     case AlgorithmCrossover::ZResultantPrimes: return 32;
+    // factor over a word-size Z/pZ (poly/factor.hpp) by squarefree, distinct-degree and
+    // equal-degree stages on cas's engines from this many terms, FLINT's nmod_poly_factor below: at
+    // 256 terms the stages are 1.14-2.3 times as fast on two cores for p from 2^10 to 64 bits
+    // (0.59-1.41x at 128); below 2^10 from 640 terms (1.09-1.31x for p = 2 to 257, 0.93-1.33x at
+    // 512): docs/measurements.md, "Factorisation over Z/pZ against FLINT".
+    case AlgorithmCrossover::Factor: return 256;
+    case AlgorithmCrossover::FactorSmallP: return 640;
   }
   return SIZE_MAX;
 }
@@ -142,7 +151,9 @@ struct Crossovers {
       algorithm_crossover_default(AlgorithmCrossover::HalfGcd),
       algorithm_crossover_default(AlgorithmCrossover::HalfGcdResultant),
       algorithm_crossover_default(AlgorithmCrossover::Roots),
-      algorithm_crossover_default(AlgorithmCrossover::ZResultantPrimes)};
+      algorithm_crossover_default(AlgorithmCrossover::ZResultantPrimes),
+      algorithm_crossover_default(AlgorithmCrossover::Factor),
+      algorithm_crossover_default(AlgorithmCrossover::FactorSmallP)};
   std::string origin = "defaults";  // or the config file it was read from
 };
 // Its key in the config file, and the exponents a file may set.

@@ -662,6 +662,10 @@ std::vector<std::pair<ModPoly, slong>> factor_by_stages(const ModPoly& f, fmpz_t
   return out;
 }
 
+std::size_t factor_from_modulo(ulong p) {
+  return algorithm_crossover(p < small_factor_modulus ? AlgorithmCrossover::FactorSmallP : AlgorithmCrossover::Factor);
+}
+
 std::vector<std::pair<ModPoly, slong>> factor(const ModPoly& f, fmpz_t unit_out) {
   f.modulus()->require_field("factor");
   if (f.is_zero()) throw DomainError("factor: the zero polynomial has no factorisation");

@@ -1,7 +1,8 @@
 #pragma once
-// The factorisation of a polynomial over Z/pZ (p prime): for a word-size p, from factor_from terms
-// on cas's products, gcd and division, so that the long products run on the CPU's transforms;
-// FLINT's nmod_poly_factor below it, and FLINT's fmpz_mod_poly_factor for a multi-word p.
+// The factorisation of a polynomial over Z/pZ (p prime): for a word-size p, from
+// factor_from_modulo(p) terms on cas's products, gcd and division, so that the long products run
+// on the CPU's transforms; FLINT's nmod_poly_factor below it, and FLINT's fmpz_mod_poly_factor for
+// a multi-word p.
 //
 // Three stages, as FLINT's Kaltofen-Shoup factorisation:
 // 1. Squarefree decomposition (Musser's): with g = gcd(f, f'), the squarefree parts of each
@@ -31,18 +32,12 @@
 
 namespace cas {
 
-// Polynomials of at least factor_from terms over a word-size Z/pZ factor on cas's engines, shorter
-// ones by FLINT's nmod_poly_factor: at 256 terms the stages are 1.14-2.3 times as fast on two
-// cores for p from 2^10 to 64 bits (0.59-1.41x at 128). Below 2^10, where FLINT's products pack
-// several residues a word, from 640 terms (1.09-1.31x for p = 2 to 257, 0.93-1.33x at 512).
-// docs/measurements.md, "Factorisation over Z/pZ against FLINT".
-constexpr std::size_t factor_from = 256;
+// Polynomials over a word-size Z/pZ factor on cas's engines from factor_from_modulo(p) terms,
+// shorter ones by FLINT's nmod_poly_factor: the crossover algorithm.factor, or for p below
+// small_factor_modulus (where FLINT's products pack several residues a word)
+// algorithm.factor.small_p (dispatch.hpp).
 constexpr ulong small_factor_modulus = 1024;
-constexpr std::size_t small_modulus_factor_from = 640;
-// The crossover for the word-size modulus p.
-constexpr std::size_t factor_from_modulo(ulong p) {
-  return p < small_factor_modulus ? small_modulus_factor_from : factor_from;
-}
+std::size_t factor_from_modulo(ulong p);
 
 // The monic irreducible factors of f with their multiplicities (in no particular order), and f's
 // leading coefficient in unit_out. DomainError for the zero polynomial or a composite p.

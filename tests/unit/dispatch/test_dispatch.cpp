@@ -259,7 +259,8 @@ TEST_CASE("a missing or malformed crossover file keeps the defaults", "[dispatch
                                "cpu.short_operand.ntt_prime.32bit, "
                                "cpu.short_operand.ntt_prime.17bit, cpu.short_operand.crt, cpu.short_operand.z, "
                                "algorithm.multipoint_tree, algorithm.half_gcd, algorithm.half_gcd_resultant, "
-                               "algorithm.roots, algorithm.zresultant_primes, product.z.weight_exponent)") == 0);
+                               "algorithm.roots, algorithm.zresultant_primes, algorithm.factor, "
+                               "algorithm.factor.small_p, product.z.weight_exponent)") == 0);
   CHECK(notices[3].find(file + "7: product.z: expected a length") == 0);
   CHECK(notices[4].find(file + "8: product.integer: expected a length") == 0);
   CHECK(notices[5].find(file + "9: a length without a key") == 0);
@@ -278,7 +279,9 @@ TEST_CASE("the algorithms' crossovers: defaults, a save and a load, and lengths 
                     {AlgorithmCrossover::HalfGcd, "algorithm.half_gcd", 512},
                     {AlgorithmCrossover::HalfGcdResultant, "algorithm.half_gcd_resultant", 2048},
                     {AlgorithmCrossover::Roots, "algorithm.roots", 512},
-                    {AlgorithmCrossover::ZResultantPrimes, "algorithm.zresultant_primes", 32}};
+                    {AlgorithmCrossover::ZResultantPrimes, "algorithm.zresultant_primes", 32},
+                    {AlgorithmCrossover::Factor, "algorithm.factor", 256},
+                    {AlgorithmCrossover::FactorSmallP, "algorithm.factor.small_p", 640}};
   static_assert(std::size(algorithms) == cas::algorithm_crossover_count);
   ConfigHome home;
   cas::load_crossovers();

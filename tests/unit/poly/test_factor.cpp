@@ -3,7 +3,7 @@
 // nmod_poly_factor, on products built to reach every stage: squares and cubes, p-th powers for
 // small p, many linear factors, two irreducibles of one degree (equal-degree splitting), an
 // irreducible polynomial, random ones; p = 2, 3, small, 30- and 62-bit and 64-bit primes. Short
-// inputs run the stages with FLINT's limits forced down; lengths around factor_from go through
+// inputs run the stages with FLINT's limits forced down; lengths around the crossover go through
 // factor() itself, whose crossover the :explain note shows.
 #include "algebra/dispatch/engine.hpp"
 #include "algebra/poly/factor.hpp"
@@ -163,7 +163,7 @@ TEST_CASE("factor by stages equals FLINT's factor on short products of every kin
       }
 }
 
-TEST_CASE("factor from factor_from terms equals FLINT's factor", "[factor]") {
+TEST_CASE("factor from its crossover on equals FLINT's factor", "[factor]") {
   FreshRandom random;
   INFO("seed " << random.seed);
   struct Case {
@@ -172,15 +172,17 @@ TEST_CASE("factor from factor_from terms equals FLINT's factor", "[factor]") {
     slong size;
   };
   const ulong p62 = 4611685941117976577ull, p40 = n_nextprime(ulong{1} << 40, 1);
-  const Case cases[] = {{p62, 5, 2 * cas::factor_from},
-                        {p62, 0, cas::factor_from},
-                        {p62, 1, cas::factor_from},
-                        {p62, 2, 40},  // padded below to factor_from terms
-                        {p40, 5, cas::factor_from + 40},
-                        {998244353, 3, cas::factor_from},
-                        {3, 3, cas::small_modulus_factor_from},
-                        {2, 0, cas::small_modulus_factor_from},
-                        {7, 5, cas::small_modulus_factor_from}};
+  const slong from = static_cast<slong>(cas::factor_from_modulo(p62));
+  const slong small_p_from = static_cast<slong>(cas::factor_from_modulo(3));
+  const Case cases[] = {{p62, 5, 2 * from},
+                        {p62, 0, from},
+                        {p62, 1, from},
+                        {p62, 2, 40},  // padded below to the crossover
+                        {p40, 5, from + 40},
+                        {998244353, 3, from},
+                        {3, 3, small_p_from},
+                        {2, 0, small_p_from},
+                        {7, 5, small_p_from}};
   for (const Case& c : cases) {
     const cas::ModulusPtr m = cas::make_modulus(c.p);
     ModPoly f = with_structure(random.state(), m, c.kind, c.size);
@@ -210,7 +212,10 @@ TEST_CASE("factor splits two irreducibles of degree 130 by norms from compositio
   }
 }
 
-TEST_CASE("factor keeps FLINT's routine below factor_from and for multi-word p", "[factor]") {
+namespace {
+
+// FLINT's routine one term below factor_from_modulo(p), the stages from it, for three primes.
+void check_factor_crossover() {
   for (ulong p : {ulong{4611685941117976577ull}, ulong{65537}, ulong{3}}) {
     const cas::ModulusPtr m = cas::make_modulus(p);
     const slong from = static_cast<slong>(cas::factor_from_modulo(p));
@@ -230,6 +235,19 @@ TEST_CASE("factor keeps FLINT's routine below factor_from and for multi-word p",
       check_against_flint(factors, unit, f);
     }
   }
+}
+
+}  // namespace
+
+TEST_CASE("factor keeps FLINT's routine below its crossover and for multi-word p", "[factor]") {
+  check_factor_crossover();
+  {  // other crossovers, as a calibration may set them
+    const cas::test::AlgorithmCrossoverGuard large_p(cas::AlgorithmCrossover::Factor, 300);
+    const cas::test::AlgorithmCrossoverGuard small_p(cas::AlgorithmCrossover::FactorSmallP, 100);
+    CHECK(cas::factor_from_modulo(65537) == 300);
+    CHECK(cas::factor_from_modulo(3) == 100);
+    check_factor_crossover();
+  }
   Fmpz big;
   fmpz_set_ui(big.get(), 1);
   fmpz_mul_2exp(big.get(), big.get(), 70);
@@ -237,14 +255,15 @@ TEST_CASE("factor keeps FLINT's routine below factor_from and for multi-word p",
   const cas::ModulusPtr m = cas::make_modulus(big.get());
   ModPoly base = cas::modpoly_x(m);
   base.set_coeff(0, Fmpz(slong{1}).get());
-  const ModPoly f = cas::power(base, cas::factor_from);
+  const ulong exponent = cas::factor_from_modulo(4611685941117976577ull);
+  const ModPoly f = cas::power(base, exponent);
   cas::engine_reset();
   Fmpz unit;
   const Factors factors = cas::factor(f, unit.get());
   CHECK_FALSE(noted_stages());
   REQUIRE(factors.size() == 1);
   CHECK(cas::equal(factors[0].first, base));
-  CHECK(factors[0].second == static_cast<slong>(cas::factor_from));
+  CHECK(factors[0].second == static_cast<slong>(exponent));
 }
 
 TEST_CASE("factor: constants, the zero polynomial and composite moduli", "[factor]") {
@@ -256,13 +275,13 @@ TEST_CASE("factor: constants, the zero polynomial and composite moduli", "[facto
         "factor: the zero polynomial has no factorisation");
   const cas::ModulusPtr six = cas::make_modulus(ulong{6});
   ModPoly long_one(six);
-  long_one.set_coeff(static_cast<slong>(cas::factor_from), Fmpz(slong{1}).get());
+  long_one.set_coeff(static_cast<slong>(cas::factor_from_modulo(7)), Fmpz(slong{1}).get());
   long_one.set_coeff(0, Fmpz(slong{1}).get());
   CHECK(cas::test::domain_error([&] { cas::factor(long_one, unit.get()); }) ==
         "factor needs a field, but 6 is not prime (2 mod 6 is not invertible)");
 }
 
-TEST_CASE("factor through the interpreter past factor_from: ascending, monic, irreducible, f again",
+TEST_CASE("factor through the interpreter past its crossover: ascending, monic, irreducible, f again",
           "[factor][builtins]") {
   cas::test::Session s;
   s.eval("P = 4611685941117976577; seed(3); f = 5 * randpoly(150, P)^2 * randpoly(90, P) * (x - 1)^3");
