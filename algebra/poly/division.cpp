@@ -23,8 +23,6 @@ namespace cas {
 
 namespace {
 
-size_t power_of_two_at_least(size_t n) { return size_t{1} << ceil_log2(n); }
-
 OperationDetail modular_detail(const Modulus& m, size_t length1, size_t length2) {
   OperationDetail d;
   d.length1 = length1;
@@ -59,14 +57,6 @@ constexpr size_t big_newton_quotient_from = 2048, big_newton_divisor_from = 1024
 // from m of 1536 terms (1.46x; 0.81x at 1024). docs/measurements.md, "Division and powmod modulo a
 // multi-word p".
 constexpr size_t big_newton_powmod_from = 1536;
-
-// x modulo x^n - 1 (its terms summed by their index mod n): min(length, n) terms.
-Words folded(const ulong* x, size_t length, size_t n, const nmod_t& mod) {
-  Words out(x, x + std::min(length, n));
-  for (size_t start = n; start < length; start += n)
-    _nmod_vec_add(out.data(), out.data(), x + start, static_cast<slong>(std::min(n, length - start)), mod);
-  return out;
-}
 
 // ---- the cyclic products Newton's steps are made of on the CPU -----------------------------------
 // The CPU's transforms of length n (modulo p itself or CRT primes), or FLINT's product folded for
@@ -126,6 +116,22 @@ class CyclicProducts {
   ModulusPtr m_;
   nmod_t mod_;
 };
+
+}  // namespace
+
+Words folded(const ulong* x, size_t length, size_t n, const nmod_t& mod) {
+  Words out(x, x + std::min(length, n));
+  for (size_t start = n; start < length; start += n)
+    _nmod_vec_add(out.data(), out.data(), x + start, static_cast<slong>(std::min(n, length - start)), mod);
+  return out;
+}
+
+void cyclic_product(const ModulusPtr& m, const ulong* a, size_t na, const ulong* b, size_t nb, size_t n, ulong* out) {
+  CyclicProducts products(m);
+  products(a, na, b, nb, n, out);
+}
+
+namespace {
 
 // ---- Newton's iteration ----------------------------------------------------------------------
 // Below this precision FLINT's own inverse series (its products are short there too).

@@ -60,6 +60,15 @@ bool big_newton_powmod_pays(std::size_t modulus_length, const Modulus& m);
 // tests and benchmarks.
 std::pair<ModPoly, ModPoly> divrem_newton(const ModPoly& f, const ModPoly& g);
 ModPoly powmod_newton(const ModPoly& f, const fmpz_t e, const ModPoly& m);
+// x modulo x^n - 1 over the word-size Z/mZ (its terms summed by their index mod n): min(length, n)
+// terms.
+Words folded(const ulong* x, std::size_t length, std::size_t n, const nmod_t& mod);
+// out[0, n) = a b mod (x^n - 1) over the word-size Z/mZ on the CPU, n a power of two, na, nb <= n:
+// cas's transforms from their crossover (dispatch.hpp), FLINT's product folded below; noted for
+// :timer and :explain. The cyclic products Newton's division and factor's products modulo f are
+// made of.
+void cyclic_product(const ModulusPtr& m, const ulong* a, std::size_t na, const ulong* b, std::size_t nb,
+                    std::size_t n, ulong* out);
 // out[0, precision) = h^-1 mod x^precision over the word-size Z/mZ, h[0] invertible; h has nh >= 1
 // terms (those from `precision` on are not read).
 Words inverse_series(const ulong* h, std::size_t nh, std::size_t precision, const ModulusPtr& m);

@@ -2,7 +2,6 @@
 
 #include "algebra/dispatch/dispatch.hpp"
 #include "algebra/dispatch/engine.hpp"
-#include "algebra/fourier/ntt_product_cpu.hpp"
 #include "algebra/poly/division.hpp"
 #include "algebra/poly/euclid.hpp"
 #include "algebra/poly/modpoly_ops.hpp"
@@ -26,8 +25,6 @@ namespace {
 
 using Factors = std::vector<std::pair<ModPoly, slong>>;
 
-size_t power_of_two_at_least(size_t n) { return size_t{1} << ceil_log2(n); }
-
 void trim(Words& x) {
   while (!x.empty() && x.back() == 0) x.pop_back();
 }
@@ -36,53 +33,13 @@ Words words_of(const ModPoly& f) { return Words(f.nmod()->coeffs, f.nmod()->coef
 
 ModPoly poly_of(const Words& w, const ModulusPtr& m) { return modpoly_from_words(m, w.data(), w.size()); }
 
-// x[0, length) summed into out[0, L) by index mod L (x modulo x^L - 1).
-void fold_into(const ulong* x, size_t length, size_t L, const nmod_t& mod, ulong* out) {
-  std::fill(out, out + L, 0);
-  for (size_t start = 0; start < length; start += L)
-    _nmod_vec_add(out, out, x + start, static_cast<slong>(std::min(L, length - start)), mod);
-}
-
 // ---- products modulo a monic polynomial ---------------------------------------------------------
 
-OperationDetail product_detail(const Modulus& m, size_t length1, size_t length2) {
-  OperationDetail d;
-  d.length1 = length1;
-  d.length2 = length2;
-  d.modulus = m.word();
-  d.modulus_bits = static_cast<unsigned>(FLINT_BIT_COUNT(m.word()));
-  return d;
-}
-
-// out[0, L) = a b mod (x^L - 1) for L a power of two >= na, nb: the CPU's transforms where they
-// beat FLINT's product (dispatch.hpp), else FLINT's product folded; noted as division.cpp's cyclic
-// products are.
-void cyclic_product(const ulong* a, size_t na, const ulong* b, size_t nb, size_t L, const Modulus& m, ulong* out) {
-  const nmod_t mod = m.nmod();
-  if (na == 0 || nb == 0) {
-    std::fill(out, out + L, 0);
-    return;
-  }
-  const bool one = one_transform_modulo(m, L);
-  if (use_cpu_ntt(one, mod.n, na + nb - 1) &&
-      !short_operand_stays_with_flint(short_operand_class(one, mod.n), std::min(na, nb))) {
-    convolve_words_cpu_ntt(a, na, b, nb, L, false, mod, out);
-    OperationDetail d = product_detail(m, L, 0);
-    if (!one) {
-      d.primes = static_cast<unsigned>(cpu_convolution_primes(na, nb, L, false, mod.n).size());
-      d.bound_bits = cpu_convolution_bound_bits(na, nb, mod.n);
-    }
-    engine_note(one ? "cpu ntt convolution" : "cpu crt cyclic convolution", static_cast<double>(L), d);
-    return;
-  }
-  if (na < nb) {
-    std::swap(a, b);
-    std::swap(na, nb);
-  }
-  Words product(na + nb - 1);
-  _nmod_poly_mul(product.data(), a, static_cast<slong>(na), b, static_cast<slong>(nb), mod);
-  fold_into(product.data(), product.size(), L, mod, out);
-  engine_note("flint nmod_poly_mul", static_cast<double>(na + nb), product_detail(m, na, nb));
+// x modulo x^L - 1 in L words (zeros past min(length, L)).
+Words folded_to(const ulong* x, size_t length, size_t L, const nmod_t& mod) {
+  Words out = folded(x, length, L, mod);
+  out.resize(L, 0);
+  return out;
 }
 
 // Products modulo a monic f of degree n >= 1 over a word-size Z/pZ, of reduced operands (at most
@@ -97,9 +54,8 @@ class ProductsModulo {
         mod_(m_->nmod()),
         n_(static_cast<size_t>(f.degree())),
         wrap_(power_of_two_at_least(n_)),
-        f_folded_(wrap_) {
+        f_folded_(folded_to(f.nmod()->coeffs, n_ + 1, wrap_, mod_)) {
     const ulong* c = f.nmod()->coeffs;
-    fold_into(c, n_ + 1, wrap_, mod_, f_folded_.data());
     if (n_ < 2) return;
     Words h(n_ - 1);  // the first n - 1 terms of rev(f): f[n], ..., f[2]
     std::reverse_copy(c + 2, c + n_ + 1, h.begin());
@@ -113,7 +69,7 @@ class ProductsModulo {
     if (a.empty() || b.empty()) return {};
     const size_t length = a.size() + b.size() - 1;
     Words c(power_of_two_at_least(length));
-    cyclic_product(a.data(), a.size(), b.data(), b.size(), c.size(), *m_, c.data());
+    cyclic_product(m_, a.data(), a.size(), b.data(), b.size(), c.size(), c.data());
     c.resize(length);
     return reduced(std::move(c));
   }
@@ -125,12 +81,11 @@ class ProductsModulo {
     const size_t nq = c.size() - n_;
     Words top(nq), q(nq), reversed_quotient(power_of_two_at_least(2 * nq - 1));
     std::reverse_copy(c.end() - static_cast<std::ptrdiff_t>(nq), c.end(), top.begin());
-    cyclic_product(top.data(), nq, inverse_.data(), nq, reversed_quotient.size(), *m_, reversed_quotient.data());
+    cyclic_product(m_, top.data(), nq, inverse_.data(), nq, reversed_quotient.size(), reversed_quotient.data());
     std::reverse_copy(reversed_quotient.begin(), reversed_quotient.begin() + static_cast<std::ptrdiff_t>(nq),
                       q.begin());
-    Words r(wrap_), qf(wrap_);
-    fold_into(c.data(), c.size(), wrap_, mod_, r.data());
-    cyclic_product(q.data(), nq, f_folded_.data(), wrap_, wrap_, *m_, qf.data());
+    Words r = folded_to(c.data(), c.size(), wrap_, mod_), qf(wrap_);
+    cyclic_product(m_, q.data(), nq, f_folded_.data(), wrap_, wrap_, qf.data());
     _nmod_vec_sub(r.data(), r.data(), qf.data(), static_cast<slong>(n_), mod_);
     r.resize(n_);
     trim(r);

@@ -10,4 +10,7 @@ constexpr unsigned ceil_log2(std::size_t n) {
   return k;
 }
 
+// The least power of two >= n (1 for n <= 1).
+constexpr std::size_t power_of_two_at_least(std::size_t n) { return std::size_t{1} << ceil_log2(n); }
+
 }  // namespace cas
