@@ -29,15 +29,19 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// The seconds of one run of f.
+template <class F>
+double seconds_of(F&& f) {
+  const auto start = Clock::now();
+  f();
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
 // The median of `runs` timings of f, in seconds.
 template <class F>
 double median_seconds(int runs, F&& f) {
   std::vector<double> t;
-  for (int i = 0; i < runs; i++) {
-    auto start = Clock::now();
-    f();
-    t.push_back(std::chrono::duration<double>(Clock::now() - start).count());
-  }
+  for (int i = 0; i < runs; i++) t.push_back(seconds_of(f));
   std::sort(t.begin(), t.end());
   return t[t.size() / 2];
 }
@@ -357,14 +361,6 @@ void calibrate_gpu(std::ostream& log, Crossovers& result, flint_rand_t state) {
 // for factor's crossover below 2^10, 257.
 constexpr ulong algorithm_prime = 4611685941117976577ull;
 constexpr ulong factor_small_prime = 257;
-
-// The seconds of one run of f.
-template <class F>
-double seconds_of(F&& f) {
-  const auto start = Clock::now();
-  f();
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 // FLINT's routine and cas's algorithm at length n: each the best of runs taken in turns (so that a
 // slow spell of the machine weighs on both), as many turns as fit algorithm_seconds, at least 3 and
