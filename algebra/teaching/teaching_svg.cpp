@@ -1,5 +1,7 @@
 #include "algebra/teaching/teaching_svg.hpp"
 
+#include "algebra/teaching/teaching_html.hpp"
+
 #include "algebra/support/error.hpp"
 
 #include <algorithm>
@@ -15,20 +17,6 @@ namespace cas::teaching {
 namespace {
 
 const char* const font = "DejaVu Sans, Verdana, Arial, sans-serif";
-
-std::string escape(const std::string& s) {
-  std::string out;
-  for (char ch : s) {
-    switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += ch;
-    }
-  }
-  return out;
-}
 
 std::string number(double v) {
   std::ostringstream s;
@@ -122,7 +110,7 @@ std::string fft_title(const FftTrace& t) {
 }
 
 void draw_headings(Svg& svg, const FftTrace& t, const ButterflyLayout& l) {
-  svg.text(l.left - 40, 28, 17, "start", escape(fft_title(t)), " font-weight=\"bold\"");
+  svg.text(l.left - 40, 28, 17, "start", escape_html(fft_title(t)), " font-weight=\"bold\"");
   std::string wk = "w";
   wk += superscript("k", 9);
   svg.text(l.left - 40, 52, 12, "start",
@@ -132,7 +120,7 @@ void draw_headings(Svg& svg, const FftTrace& t, const ButterflyLayout& l) {
   for (size_t c = 0; c <= l.stages; c++) {
     std::string heading = c == 0 ? (t.ordering == FftOrdering::CooleyTukey && l.stages ? "input, bit-reversed" : "input")
                                  : "after stage " + std::to_string(c);
-    svg.text(l.column_x(c) + l.box_width / 2, l.top - l.box_height / 2 - 12, 12, "middle", escape(heading),
+    svg.text(l.column_x(c) + l.box_width / 2, l.top - l.box_height / 2 - 12, 12, "middle", escape_html(heading),
              " font-weight=\"bold\" fill=\"#334155\"");
   }
 }
@@ -255,7 +243,7 @@ std::string butterfly_svg(const FftTrace& t) {
     draw_column(svg, t.stages[s].after, s + 1, s + 1 == l.stages ? "#dcfce7" : "#f8fafc", l);
   draw_wire_names(svg, t, l);
   svg.text(l.left - 40, l.height() - 18, 12, "start",
-           escape("The values are residues mod " + t.modulus->to_string() + "; X = fft(v, w)."), " fill=\"#334155\"");
+           escape_html("The values are residues mod " + t.modulus->to_string() + "; X = fft(v, w)."), " fill=\"#334155\"");
   return svg.str();
 }
 
@@ -264,11 +252,11 @@ std::string dft_matrix_svg(const Matrix& omega, const Fmpz& w, const ModulusPtr&
   const auto exponents = dft_exponents(l.n);
   Svg svg(l.width(), l.height());
   svg.text(12, 28, 17, "start",
-           escape("DFT matrix \u03a9 = (w^(i\u00b7j)), n = " + std::to_string(l.n) + ", w = " + w.to_string() +
+           escape_html("DFT matrix \u03a9 = (w^(i\u00b7j)), n = " + std::to_string(l.n) + ", w = " + w.to_string() +
                   " in Z/" + m->to_string() + "Z"),
            " font-weight=\"bold\"");
   svg.text(12, 50, 12, "start",
-           escape("colour = the exponent i\u00b7j mod " + std::to_string(l.n) + "; row i, column j"),
+           escape_html("colour = the exponent i\u00b7j mod " + std::to_string(l.n) + "; row i, column j"),
            " fill=\"#334155\"");
   for (size_t j = 0; j < l.n; j++)
     svg.text(l.x(j) + l.cell / 2, l.top - 8, 11, "middle", "j=" + std::to_string(j), " fill=\"#475569\"");

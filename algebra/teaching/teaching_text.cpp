@@ -11,12 +11,6 @@ namespace {
 
 std::string text(const Fmpz& z) { return z.to_string(); }
 
-std::string list(const Residues& items) {
-  std::string out = "[";
-  for (size_t i = 0; i < items.size(); i++) out += (i ? ", " : "") + text(items[i]);
-  return out + "]";
-}
-
 std::string field(const ModulusPtr& m) { return "Z/" + m->to_string() + "Z"; }
 
 // "w^k = value", the twiddle factor of a butterfly.
@@ -35,18 +29,58 @@ std::string binary(size_t i, size_t digits) {
 
 std::string plural(size_t n, const std::string& word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
 
+std::string power_of_w(size_t e, const SixStepTrace& t) { return power_text(e, t.w, *t.modulus); }
+
 void write_bit_reversal(std::ostream& out, const FftTrace& t) {
+  out << "\n" << bit_reversal_heading(t) << "\n";
+  out << aligned_rows(bit_reversal_rows(t), "  ") << "  after: " << residue_list(t.first_stage_input) << "\n";
+}
+
+void write_stage(std::ostream& out, const FftTrace& t, size_t s) {
+  out << "\n" << fft_stage_heading(t, s) << "\n";
+  out << aligned_rows(fft_stage_rows(t, s), "  ") << "  after: " << residue_list(t.stages[s].after) << "\n";
+}
+
+}  // namespace
+
+std::string residue_list(const Residues& items) {
+  std::string out = "[";
+  for (size_t i = 0; i < items.size(); i++) out += (i ? ", " : "") + text(items[i]);
+  return out + "]";
+}
+
+std::string fft_title(const FftTrace& t) {
+  const std::string name = t.ordering == FftOrdering::CooleyTukey ? "Cooley-Tukey" : "Stockham";
+  std::string out = "radix-2 " + name + " FFT of length " + std::to_string(t.input.size()) + " over " +
+                    field(t.modulus) + " at w = " + text(t.w);
+  if (t.ordering == FftOrdering::Stockham) out += " (Moreno Maza & Pan 2010, formula (12))";
+  return out;
+}
+
+std::string fft_outline(const FftTrace& t) {
+  if (t.stages.empty()) return "";
+  const std::string stages = plural(t.stages.size(), "stage") + " of butterflies (a, b) -> (a + w^k*b, a - w^k*b)";
+  if (t.ordering == FftOrdering::CooleyTukey) return "bit reversal, then " + stages + ", in place";
+  return "no bit reversal; " + stages + ", each from one vector into the next; the result in natural order";
+}
+
+const char* const fft_without_stages = "(a DFT of length 1 is the identity: no stages)";
+
+std::string bit_reversal_heading(const FftTrace& t) {
+  return "bit reversal: position i takes v[rev(i)], rev(i) = i with its " +
+         plural(t.stages.size(), "binary digit") + " reversed";
+}
+
+Rows bit_reversal_rows(const FftTrace& t) {
   const size_t n = t.input.size(), digits = t.stages.size();
-  out << "\nbit reversal: position i takes v[rev(i)], rev(i) = i with its " << plural(digits, "binary digit")
-      << " reversed\n";
-  std::vector<std::vector<std::string>> rows{{"i", "binary", "rev(i)", "v[rev(i)]"}};
+  Rows rows{{"i", "binary", "rev(i)", "v[rev(i)]"}};
   for (size_t i = 0; i < n; i++)
     rows.push_back({std::to_string(i), binary(i, digits), std::to_string(t.bit_reversal[i]),
                     text(t.first_stage_input[i])});
-  out << aligned_rows(rows, "  ") << "  after: " << list(t.first_stage_input) << "\n";
+  return rows;
 }
 
-std::string stage_heading(const FftTrace& t, size_t s) {
+std::string fft_stage_heading(const FftTrace& t, size_t s) {
   const size_t n = t.input.size(), span = t.stages[s].span;
   const std::string count = "stage " + std::to_string(s + 1) + " of " + std::to_string(t.stages.size()) + ": ";
   if (t.ordering == FftOrdering::CooleyTukey)
@@ -58,11 +92,10 @@ std::string stage_heading(const FftTrace& t, size_t s) {
          ", writes the pairs (j, j+" + std::to_string(n / 2) + ")";
 }
 
-void write_stage(std::ostream& out, const FftTrace& t, size_t s) {
+Rows fft_stage_rows(const FftTrace& t, size_t s) {
   const FftStage& stage = t.stages[s];
   const bool stockham = t.ordering == FftOrdering::Stockham;
-  out << "\n" << stage_heading(t, s) << "\n";
-  std::vector<std::vector<std::string>> rows;
+  Rows rows;
   if (stockham)
     rows.push_back({"reads", "writes", "w^k", "a", "b", "->", "a + w^k*b", "a - w^k*b"});
   else
@@ -76,31 +109,59 @@ void write_stage(std::ostream& out, const FftTrace& t, size_t s) {
                            text(stage.after[b.write_bottom])});
     rows.push_back(std::move(row));
   }
-  out << aligned_rows(rows, "  ") << "  after: " << list(stage.after) << "\n";
+  return rows;
 }
 
-// Two lines: which transform, and how it goes.
-std::string fft_heading(const FftTrace& t) {
-  const std::string name = t.ordering == FftOrdering::CooleyTukey ? "Cooley-Tukey" : "Stockham";
-  std::string out = "radix-2 " + name + " FFT of length " + std::to_string(t.input.size()) + " over " +
-                    field(t.modulus) + " at w = " + text(t.w);
-  if (t.ordering == FftOrdering::Stockham) out += " (Moreno Maza & Pan 2010, formula (12))";
-  const std::string stages = plural(t.stages.size(), "stage") + " of butterflies (a, b) -> (a + w^k*b, a - w^k*b)";
-  if (t.stages.empty()) return out + "\n";
-  if (t.ordering == FftOrdering::CooleyTukey) return out + "\n  bit reversal, then " + stages + ", in place\n";
-  return out + "\n  no bit reversal; " + stages + ", each from one vector into the next; the result in natural order\n";
+std::string six_step_title(const SixStepTrace& t) {
+  return "six-step DFT of length " + std::to_string(t.J * t.K) + " = " + std::to_string(t.J) + " x " +
+         std::to_string(t.K) + " over " + field(t.modulus) + " at w = " + text(t.w);
 }
 
-void write_grid(std::ostream& out, const Matrix& a) {
-  std::vector<std::vector<std::string>> rows(a.rows);
+std::vector<SixStepPart> six_step_parts(const SixStepTrace& t) {
+  const size_t n = t.J * t.K;
+  const std::string J = std::to_string(t.J), K = std::to_string(t.K);
+  return {
+      {1, "reshape v into " + plural(t.J, "row") + " of " + K + ": A[r][c] = v[" + K + "*r + c]", &t.reshaped},
+      {2, "a DFT of length " + J + " at " + power_of_w(t.K % n, t) + " down each of the " + plural(t.K, "column"),
+       &t.column_dfts},
+      {3, "entry (r, c) times the twiddle factor w^(r*c); the factors:", &t.twiddle_factors},
+      {3, "the products:", &t.twiddled},
+      {4, "a DFT of length " + K + " at " + power_of_w(t.J % n, t) + " along each of the " + plural(t.J, "row"),
+       &t.row_dfts},
+      {5, "transpose into " + plural(t.K, "row") + " of " + J, &t.transposed},
+      {6, "read row by row: " + residue_list(t.result) + " = the DFT of v at w", nullptr},
+  };
+}
+
+Rows matrix_rows(const Matrix& a) {
+  Rows rows(a.rows);
   for (size_t r = 0; r < a.rows; r++)
     for (size_t c = 0; c < a.cols; c++) rows[r].push_back(text(a.at(r, c)));
-  out << aligned_rows(rows, "     ");
+  return rows;
 }
 
-std::string power_of_w(size_t e, const SixStepTrace& t) { return power_text(e, t.w, *t.modulus); }
+std::string evaluation_title(const EvaluationTable& t, const std::string& f_text) {
+  return "f(w^i) for i = 0.." + std::to_string(t.points.size() - 1) + ", w = " + text(t.w) + " in " +
+         field(t.modulus) + ": the DFT of the coefficients of f = " + f_text;
+}
 
-}  // namespace
+Rows evaluation_rows(const EvaluationTable& t) {
+  Rows rows{{"i", "w^i", "f(w^i)"}};
+  for (size_t i = 0; i < t.points.size(); i++) rows.push_back({std::to_string(i), text(t.points[i]), text(t.values[i])});
+  return rows;
+}
+
+const char* const interpolation_heading = "and back, the inverse DFT:";
+
+std::vector<std::string> interpolation_lines(const EvaluationTable& t) {
+  const size_t n = t.points.size();
+  const std::string p = t.modulus->to_string();
+  Residues coefficients(n);
+  for (size_t i = 0; i < n; i++) t.interpolated.coeff(coefficients[i].get(), static_cast<slong>(i));
+  return {"interpolate(" + residue_list(t.points) + " mod " + p + ", " + residue_list(t.values) + " mod " + p + ")",
+          "= " + format(Value::modpoly(t.interpolated)) + " = f",
+          "idft(values, w) = " + residue_list(coefficients) + ", the coefficients of f"};
+}
 
 std::string aligned_rows(const std::vector<std::vector<std::string>>& rows, const std::string& indent) {
   std::vector<size_t> widths;
@@ -120,48 +181,30 @@ std::string aligned_rows(const std::vector<std::vector<std::string>>& rows, cons
 }
 
 void write_fft_trace(std::ostream& out, const FftTrace& t) {
-  out << fft_heading(t);
-  out << "  input: " << list(t.input) << "\n";
+  out << fft_title(t) << "\n";
+  if (!t.stages.empty()) out << "  " << fft_outline(t) << "\n";
+  out << "  input: " << residue_list(t.input) << "\n";
   if (t.ordering == FftOrdering::CooleyTukey && !t.stages.empty()) write_bit_reversal(out, t);
-  if (t.stages.empty()) out << "  (a DFT of length 1 is the identity: no stages)\n";
+  if (t.stages.empty()) out << "  " << fft_without_stages << "\n";
   for (size_t s = 0; s < t.stages.size(); s++) write_stage(out, t, s);
 }
 
+// Each step's number before its first part; a later part of the same step indented under it.
 void write_six_step(std::ostream& out, const SixStepTrace& t) {
-  const size_t n = t.J * t.K;
-  const std::string J = std::to_string(t.J), K = std::to_string(t.K);
-  out << "six-step DFT of length " << n << " = " << J << " x " << K << " over " << field(t.modulus)
-      << " at w = " << text(t.w) << "\n";
-  out << "1. reshape v into " << plural(t.J, "row") << " of " << K << ": A[r][c] = v[" << K << "*r + c]\n";
-  write_grid(out, t.reshaped);
-  out << "2. a DFT of length " << J << " at " << power_of_w(t.K % n, t) << " down each of the "
-      << plural(t.K, "column") << "\n";
-  write_grid(out, t.column_dfts);
-  out << "3. entry (r, c) times the twiddle factor w^(r*c); the factors:\n";
-  write_grid(out, t.twiddle_factors);
-  out << "   the products:\n";
-  write_grid(out, t.twiddled);
-  out << "4. a DFT of length " << K << " at " << power_of_w(t.J % n, t) << " along each of the "
-      << plural(t.J, "row") << "\n";
-  write_grid(out, t.row_dfts);
-  out << "5. transpose into " << plural(t.K, "row") << " of " << J << "\n";
-  write_grid(out, t.transposed);
-  out << "6. read row by row: " << list(t.result) << " = the DFT of v at w\n";
+  out << six_step_title(t) << "\n";
+  size_t step = 0;
+  for (const SixStepPart& part : six_step_parts(t)) {
+    out << (part.step == step ? "   " : std::to_string(part.step) + ". ") << part.heading << "\n";
+    step = part.step;
+    if (part.matrix) out << aligned_rows(matrix_rows(*part.matrix), "     ");
+  }
 }
 
 void write_evaluation_table(std::ostream& out, const EvaluationTable& t, const std::string& f_text) {
-  const size_t n = t.points.size();
-  const std::string p = t.modulus->to_string();
-  out << "f(w^i) for i = 0.." << n - 1 << ", w = " << text(t.w) << " in " << field(t.modulus)
-      << ": the DFT of the coefficients of f = " << f_text << "\n";
-  std::vector<std::vector<std::string>> rows{{"i", "w^i", "f(w^i)"}};
-  for (size_t i = 0; i < n; i++) rows.push_back({std::to_string(i), text(t.points[i]), text(t.values[i])});
-  out << aligned_rows(rows, "  ");
-  Residues coefficients(n);
-  for (size_t i = 0; i < n; i++) t.interpolated.coeff(coefficients[i].get(), static_cast<slong>(i));
-  out << "and back, the inverse DFT:\n  interpolate(" << list(t.points) << " mod " << p << ", " << list(t.values)
-      << " mod " << p << ")\n    = " << format(Value::modpoly(t.interpolated)) << " = f\n  idft(values, w) = "
-      << list(coefficients) << ", the coefficients of f\n";
+  out << evaluation_title(t, f_text) << "\n";
+  out << aligned_rows(evaluation_rows(t), "  ");
+  const std::vector<std::string> lines = interpolation_lines(t);
+  out << interpolation_heading << "\n  " << lines[0] << "\n    " << lines[1] << "\n  " << lines[2] << "\n";
 }
 
 }  // namespace cas::teaching

@@ -20,4 +20,49 @@ void write_evaluation_table(std::ostream& out, const EvaluationTable& t, const s
 // Rows of cells in columns, right-aligned, two spaces apart, each line starting with `indent`.
 std::string aligned_rows(const std::vector<std::vector<std::string>>& rows, const std::string& indent);
 
+// The text of the traces, line by line and cell by cell, for the writers above and for the HTML
+// tables of teaching_html.hpp: both show the same words and numbers.
+
+// Rows of cells; in a table with headings, the first row holds them.
+using Rows = std::vector<std::vector<std::string>>;
+
+// "[1, 2, 3]"
+std::string residue_list(const Residues& items);
+
+// "radix-2 Cooley-Tukey FFT of length 8 over Z/17Z at w = 2", and for Stockham the paper it follows.
+std::string fft_title(const FftTrace& t);
+// How the transform goes: "bit reversal, then 3 stages of butterflies ..."; empty without stages.
+std::string fft_outline(const FftTrace& t);
+// Said of a transform of length 1 instead of its stages.
+extern const char* const fft_without_stages;
+std::string bit_reversal_heading(const FftTrace& t);
+// Headings i, binary, rev(i), v[rev(i)], then a row per position (Cooley-Tukey with stages only).
+Rows bit_reversal_rows(const FftTrace& t);
+// "stage 1 of 3: pairs (i, i+1) in blocks of 2, ..."
+std::string fft_stage_heading(const FftTrace& t, size_t s);
+// Headings pair (Stockham: reads, writes), w^k, a, b, ->, a + w^k*b, a - w^k*b, then a row per butterfly.
+Rows fft_stage_rows(const FftTrace& t, size_t s);
+
+// "six-step DFT of length 8 = 2 x 4 over Z/17Z at w = 2"
+std::string six_step_title(const SixStepTrace& t);
+// One part of a step of the six-step algorithm: what it does and the matrix it makes. Step 3 has
+// two parts (the twiddle factors, then the products); step 6 has no matrix.
+struct SixStepPart {
+  size_t step;          // 1..6
+  std::string heading;  // without the step's number
+  const Matrix* matrix;  // into the trace; null for step 6
+};
+std::vector<SixStepPart> six_step_parts(const SixStepTrace& t);
+// The entries as rows of cells, without headings.
+Rows matrix_rows(const Matrix& a);
+
+// "f(w^i) for i = 0..7, w = 2 in Z/17Z: the DFT of the coefficients of f = ..."
+std::string evaluation_title(const EvaluationTable& t, const std::string& f_text);
+// Headings i, w^i, f(w^i), then a row per point.
+Rows evaluation_rows(const EvaluationTable& t);
+// Said before interpolation_lines.
+extern const char* const interpolation_heading;
+// "interpolate([points] mod p, [values] mod p)", "= f's printed form = f", "idft(values, w) = [...], ...".
+std::vector<std::string> interpolation_lines(const EvaluationTable& t);
+
 }  // namespace cas::teaching

@@ -21,7 +21,7 @@ std::string Fmpz::to_string() const { return fmpz_to_string(&z_); }
 namespace {
 
 // Appends one term `c*x^i` with its sign; `first` is true for the leading term.
-void append_term(std::string& out, const fmpz* c, slong i, bool first) {
+void append_term(std::string& out, const fmpz* c, slong i, bool first, const TermNotation& notation) {
   const bool negative = fmpz_sgn(c) < 0;
   if (first)
     out += negative ? "-" : "";
@@ -34,45 +34,44 @@ void append_term(std::string& out, const fmpz* c, slong i, bool first) {
     out += magnitude.to_string();
     return;
   }
-  if (!unit) out += magnitude.to_string() + "*";
+  if (!unit) out += magnitude.to_string() + notation.times;
   out += "x";
-  if (i > 1) out += "^" + std::to_string(i);
+  if (i > 1) out += notation.power_open + std::to_string(i) + notation.power_close;
 }
 
-// Formats the non-zero terms given by `coeff(i)`, descending, eliding the middle when asked.
+// Formats the terms with these exponents (the non-zero ones, descending), each coefficient given by
+// `coeff(out, i)`, eliding the middle when asked.
 template <class CoeffAt>
-std::string format_terms(slong length, CoeffAt coeff, const FormatOptions& options) {
-  std::vector<slong> nonzero;
-  Fmpz c;
-  for (slong i = length - 1; i >= 0; i--) {
-    coeff(c.get(), i);
-    if (!fmpz_is_zero(c.get())) nonzero.push_back(i);
-  }
-  if (nonzero.empty()) return "0";
-  const size_t keep = options.elide_keep;
-  const bool elide = options.elide_above && nonzero.size() > options.elide_above && nonzero.size() > 2 * keep;
+std::string terms(const std::vector<slong>& exponents, CoeffAt coeff, const FormatOptions& options,
+                  const TermNotation& notation) {
+  if (exponents.empty()) return "0";
   std::string out;
-  for (size_t k = 0; k < nonzero.size(); k++) {
-    if (elide && k == keep) {
-      out += " + ... " + std::to_string(nonzero.size() - 2 * keep) + " more terms ...";
-      k = nonzero.size() - keep - 1;
-      continue;
-    }
-    coeff(c.get(), nonzero[k]);
-    append_term(out, c.get(), nonzero[k], k == 0);
-  }
+  Fmpz c;
+  for_each_shown(
+      exponents.size(), options,
+      [&](size_t k) {
+        coeff(c.get(), exponents[k]);
+        append_term(out, c.get(), exponents[k], k == 0, notation);
+      },
+      [&](size_t left_out) { out += notation.elided_open + std::to_string(left_out) + notation.elided_close; });
   return out;
 }
 
-bool is_matrix(const std::vector<Value>& rows) {
-  if (rows.size() < 2 || !rows[0].is(Kind::Vec) || rows[0].as_vec().empty()) return false;
-  const size_t columns = rows[0].as_vec().size();
-  for (const Value& row : rows) {
-    if (!row.is(Kind::Vec) || row.as_vec().size() != columns) return false;
-    for (const Value& e : row.as_vec())
-      if (!e.is(Kind::Int) && !e.is(Kind::Mod)) return false;
+std::vector<slong> nonzero_exponents(const ZPoly& p) {
+  std::vector<slong> out;
+  for (slong i = p.length() - 1; i >= 0; i--)
+    if (!fmpz_is_zero(p.coeff(i))) out.push_back(i);
+  return out;
+}
+
+std::vector<slong> nonzero_exponents(const ModPoly& p) {
+  std::vector<slong> out;
+  Fmpz c;
+  for (slong i = p.length() - 1; i >= 0; i--) {
+    p.coeff(c.get(), i);
+    if (!fmpz_is_zero(c.get())) out.push_back(i);
   }
-  return true;
+  return out;
 }
 
 // [[1,  1,  1],
@@ -115,24 +114,14 @@ class Printer {
   std::string take() { return std::move(out_); }
 
  private:
-  ModulusPtr modulus_of(const Value& v);
   void lifted(const Value& v);
   void vector(const Value& v);
   void items(const std::vector<Value>& items, bool lifted);
 
   const FormatOptions& options_;
   std::string out_;
-  std::unordered_map<const Value*, ModulusPtr> moduli_;  // vectors whose modulus is known
+  VectorModuli moduli_;
 };
-
-// common_modulus(v), remembering the answer for every vector met on the way.
-ModulusPtr Printer::modulus_of(const Value& v) {
-  if (!v.is(Kind::Vec) || v.vec_size() == 0 || v.packed_residues()) return common_modulus(v);
-  if (auto known = moduli_.find(&v); known != moduli_.end()) return known->second;
-  ModulusPtr m = modulus_of_entries(v.as_vec(), [this](const Value& e) { return modulus_of(e); });
-  moduli_.emplace(&v, m);
-  return m;
-}
 
 void Printer::value(const Value& v) {
   if (v.is(Kind::Vec))
@@ -152,7 +141,7 @@ void Printer::lifted(const Value& v) {
 }
 
 void Printer::vector(const Value& v) {
-  const ModulusPtr m = modulus_of(v);
+  const ModulusPtr m = moduli_.of(v);
   if (shown_as_grid(v.as_vec(), options_))
     out_ += format_grid(v.as_vec(), m != nullptr);
   else
@@ -161,21 +150,25 @@ void Printer::vector(const Value& v) {
 }
 
 void Printer::items(const std::vector<Value>& items, bool lifted_entries) {
-  const size_t keep = options_.elide_keep;
-  const bool elide = options_.elide_above && items.size() > options_.elide_above && items.size() > 2 * keep;
   out_ += "[";
-  for (size_t i = 0; i < items.size(); i++) {
-    if (i) out_ += ", ";
-    if (elide && i == keep) {
-      out_ += "... " + std::to_string(items.size() - 2 * keep) + " more entries ...";
-      i = items.size() - keep - 1;
-      continue;
-    }
-    if (lifted_entries)
-      lifted(items[i]);
-    else
-      value(items[i]);
-  }
+  bool first = true;
+  auto separate = [&] {
+    if (!first) out_ += ", ";
+    first = false;
+  };
+  for_each_shown(
+      items.size(), options_,
+      [&](size_t i) {
+        separate();
+        if (lifted_entries)
+          lifted(items[i]);
+        else
+          value(items[i]);
+      },
+      [&](size_t left_out) {
+        separate();
+        out_ += "... " + std::to_string(left_out) + " more entries ...";
+      });
   out_ += "]";
 }
 
@@ -193,6 +186,8 @@ std::string quote(const std::string& s) {
   return out + "\"";
 }
 
+}  // namespace
+
 std::string format_real(double d) {
   char buf[64];
   auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d);
@@ -201,16 +196,43 @@ std::string format_real(double d) {
   return s;
 }
 
-}  // namespace
+bool is_matrix(const std::vector<Value>& rows) {
+  if (rows.size() < 2 || !rows[0].is(Kind::Vec) || rows[0].as_vec().empty()) return false;
+  const size_t columns = rows[0].as_vec().size();
+  for (const Value& row : rows) {
+    if (!row.is(Kind::Vec) || row.as_vec().size() != columns) return false;
+    for (const Value& e : row.as_vec())
+      if (!e.is(Kind::Int) && !e.is(Kind::Mod)) return false;
+  }
+  return true;
+}
+
+ModulusPtr VectorModuli::of(const Value& v) {
+  if (!v.is(Kind::Vec) || v.vec_size() == 0 || v.packed_residues()) return common_modulus(v);
+  if (auto known = known_.find(&v); known != known_.end()) return known->second;
+  ModulusPtr m = modulus_of_entries(v.as_vec(), [this](const Value& e) { return of(e); });
+  known_.emplace(&v, m);
+  return m;
+}
+
+const TermNotation text_term_notation{"*", "^", "", " + ... ", " more terms ..."};
+
+std::string format_terms(const ZPoly& p, const FormatOptions& options, const TermNotation& notation) {
+  return terms(
+      nonzero_exponents(p), [&](fmpz_t out, slong i) { fmpz_set(out, p.coeff(i)); }, options, notation);
+}
+
+std::string format_terms(const ModPoly& p, const FormatOptions& options, const TermNotation& notation) {
+  return terms(
+      nonzero_exponents(p), [&](fmpz_t out, slong i) { p.coeff(out, i); }, options, notation);
+}
 
 std::string format_zpoly(const ZPoly& p, const FormatOptions& options) {
-  return format_terms(
-      p.length(), [&](fmpz_t out, slong i) { fmpz_set(out, p.coeff(i)); }, options);
+  return format_terms(p, options, text_term_notation);
 }
 
 std::string format_modpoly_body(const ModPoly& p, const FormatOptions& options) {
-  return format_terms(
-      p.length(), [&](fmpz_t out, slong i) { p.coeff(out, i); }, options);
+  return format_terms(p, options, text_term_notation);
 }
 
 std::string format(const Value& v, const FormatOptions& options) {
