@@ -48,3 +48,12 @@ if(CAS_BUILD_TESTS)
   find_package(Catch2 2 QUIET CONFIG)
   cas_require(Catch2_FOUND "Catch2 2.x" catch2)
 endif()
+
+# The Jupyter kernel needs xeus (Debian's xeus-dev, with cppzmq-dev and nlohmann-json3-dev);
+# without it cas builds without the kernel and `cas --install-kernel` says so.
+find_package(xeus 2 QUIET)
+if(xeus_FOUND)
+  message(STATUS "Jupyter kernel: on (xeus ${xeus_VERSION})")
+else()
+  message(STATUS "Jupyter kernel: off (xeus-dev, cppzmq-dev and nlohmann-json3-dev not found)")
+endif()

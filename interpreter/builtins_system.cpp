@@ -1,7 +1,9 @@
 // print, assert, read, typeof, help, source, time.
+#include "algebra/support/progress.hpp"
 #include "builtin_args.hpp"
 #include "interpreter.hpp"
 #include "stdlib.hpp"
+#include "stdout_flush.hpp"
 
 #include <chrono>
 #include <ostream>
@@ -10,7 +12,10 @@ namespace cas {
 
 namespace {
 
+// Each line reaches a pipe (`cas long.cas | tee log`) while the statement runs on (stdout_flush.hpp);
+// a progress line on the same terminal steps aside while it is written.
 Value print(CallContext& c) {
+  const ProgressOutputGuard aside;
   std::ostream& out = c.interp.out();
   for (size_t i = 0; i < c.args.size(); i++) {
     if (i) out << ' ';
@@ -18,6 +23,7 @@ Value print(CallContext& c) {
     out << (v.is(Kind::Str) ? v.as_str() : format(v));
   }
   out << '\n';
+  flush_soon(out);
   return Value();
 }
 

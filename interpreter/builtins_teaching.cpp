@@ -4,11 +4,16 @@
 #include "algebra/dispatch/engine.hpp"
 #include "algebra/fourier/fourier.hpp"
 #include "algebra/support/guards.hpp"
+#include "algebra/dispatch/dispatch.hpp"
 #include "algebra/teaching/teaching.hpp"
+#include "algebra/teaching/teaching_html.hpp"
 #include "algebra/teaching/teaching_svg.hpp"
 #include "algebra/teaching/teaching_text.hpp"
 #include "interpreter.hpp"
 #include "poly_args.hpp"
+
+#include <functional>
+#include <sstream>
 
 namespace cas {
 
@@ -16,21 +21,20 @@ namespace {
 
 using teaching::FftOrdering;
 
-// The optional ordering argument of fftsteps and butterfly: "cooley-tukey" (the default) or "stockham".
-FftOrdering ordering_arg(const CallContext& c, size_t i, const char* fn) {
-  if (c.args.size() <= i) return FftOrdering::CooleyTukey;
-  const std::string& mode = str_arg(c, i, fn);
-  if (mode == "cooley-tukey") return FftOrdering::CooleyTukey;
-  if (mode == "stockham") return FftOrdering::Stockham;
-  throw DomainError(std::string(fn) + ": the ordering must be \"cooley-tukey\" or \"stockham\", not " +
-                    format(c.args[i]));
+// "cooley-tukey" or "stockham" as an ordering; false for any other text.
+bool is_ordering(const std::string& mode, FftOrdering& ordering) {
+  if (mode == "cooley-tukey") ordering = FftOrdering::CooleyTukey;
+  else if (mode == "stockham") ordering = FftOrdering::Stockham;
+  else return false;
+  return true;
 }
 
-const std::string& svg_path_arg(const CallContext& c, size_t i, const char* fn) {
-  const std::string& path = str_arg(c, i, fn);
-  if (!teaching::is_svg_path(path))
-    throw DomainError(arg_name(fn, i) + " must be the name of an SVG file, ending in .svg, not " + format(c.args[i]));
-  return path;
+// The optional ordering argument of fftsteps and butterfly: "cooley-tukey" (the default) or "stockham".
+FftOrdering ordering_arg(const CallContext& c, size_t i, const char* fn) {
+  FftOrdering ordering = FftOrdering::CooleyTukey;
+  if (c.args.size() <= i || is_ordering(str_arg(c, i, fn), ordering)) return ordering;
+  throw DomainError(std::string(fn) + ": the ordering must be \"cooley-tukey\" or \"stockham\", not " +
+                    format(c.args[i]));
 }
 
 // What :explain says about a traced transform of length n at w (a word-size root, or only its size).
@@ -49,20 +53,62 @@ const char* trace_note(FftOrdering ordering) {
   return ordering == FftOrdering::Stockham ? "traced stockham fft" : "traced fft";
 }
 
+// A table: text on the interpreter's output, or in a notebook the HTML form with the text beside it.
+template <class WriteText>
+void show_table(CallContext& c, WriteText&& write_text, const std::function<std::string()>& html) {
+  if (!c.interp.display) {
+    write_text(c.interp.out());
+    return;
+  }
+  std::ostringstream text;
+  write_text(text);
+  c.interp.display->show(MimeBundle{{{"text/plain", text.str()}, {"text/html", html()}}});
+}
+
+// A picture: written to `path`, or with no path shown in the notebook. Outside a notebook a
+// picture without a file name is drawn nowhere, and a notice says how to keep it.
+void show_picture(CallContext& c, const std::string& path, const std::string& svg, const std::string& caption,
+                  const char* fn) {
+  if (!path.empty()) {
+    teaching::write_file(path, svg, fn);
+  } else if (c.interp.display) {
+    c.interp.display->show(MimeBundle{{{"text/plain", caption}, {"image/svg+xml", svg}}});
+  } else {
+    post_notice(std::string(fn) + ": pictures show in a notebook (cas --install-kernel); here, give the name "
+                "of an SVG file to write it, as " + fn + "(..., \"" + fn + ".svg\")");
+  }
+}
+
 Value fftsteps(CallContext& c) {
   const FftOrdering ordering = ordering_arg(c, 2, "fftsteps");
   const teaching::FftTrace trace = teaching::trace_fft(c.args[0], c.args[1], ordering, "fftsteps");
   explain_trace(trace_note(ordering), trace.result().size(), 0, c.args[1]);
-  teaching::write_fft_trace(c.interp.out(), trace);
+  show_table(
+      c, [&](std::ostream& out) { teaching::write_fft_trace(out, trace); },
+      [&] { return teaching::fft_trace_html(trace); });
   return residue_vector(trace.result(), trace.modulus);
 }
 
+// butterfly(v, w), butterfly(v, w, ordering), butterfly(v, w, "file.svg"), butterfly(v, w, "file.svg", ordering).
 Value butterfly(CallContext& c) {
-  const std::string& path = svg_path_arg(c, 2, "butterfly");
-  const FftOrdering ordering = ordering_arg(c, 3, "butterfly");
+  std::string path;
+  FftOrdering ordering = FftOrdering::CooleyTukey;
+  if (c.args.size() > 2) {
+    const std::string& third = str_arg(c, 2, "butterfly");
+    if (teaching::is_svg_path(third))
+      path = third;
+    else if (c.args.size() > 3 || !is_ordering(third, ordering))
+      throw DomainError(arg_name("butterfly", 2) +
+                        " must be the name of an SVG file, ending in .svg, or an ordering (\"cooley-tukey\" or "
+                        "\"stockham\"), not " + format(c.args[2]));
+  }
+  if (c.args.size() > 3) ordering = ordering_arg(c, 3, "butterfly");
   const teaching::FftTrace trace = teaching::trace_fft(c.args[0], c.args[1], ordering, "butterfly");
   explain_trace(trace_note(ordering), trace.result().size(), 0, c.args[1]);
-  teaching::write_file(path, teaching::butterfly_svg(trace), "butterfly");
+  show_picture(c, path, teaching::butterfly_svg(trace),
+               "butterfly diagram of the " + std::string(ordering == FftOrdering::Stockham ? "Stockham" : "Cooley-Tukey") +
+                   " FFT of length " + std::to_string(trace.result().size()),
+               "butterfly");
   return residue_vector(trace.result(), trace.modulus);
 }
 
@@ -70,7 +116,9 @@ Value sixstep(CallContext& c) {
   const ulong J = count_arg(c, 2, "sixstep"), K = count_arg(c, 3, "sixstep");
   const teaching::SixStepTrace trace = teaching::trace_six_step(c.args[0], c.args[1], J, K, "sixstep");
   explain_trace("traced six-step", J * K, J, c.args[1]);
-  teaching::write_six_step(c.interp.out(), trace);
+  show_table(
+      c, [&](std::ostream& out) { teaching::write_six_step(out, trace); },
+      [&] { return teaching::six_step_html(trace); });
   return residue_vector(trace.result, trace.modulus);
 }
 
@@ -96,7 +144,10 @@ Value evaltable(CallContext& c) {
   if (n == 0) throw DomainError("evaltable: n must be at least 1");
   const teaching::EvaluationTable table = teaching::evaluation_table(f, c.args[1], n, "evaltable");
   explain_trace("evaluation table", n, 0, c.args[1]);
-  teaching::write_evaluation_table(c.interp.out(), table, format(Value::modpoly(f)));
+  const std::string f_text = format(Value::modpoly(f));
+  show_table(
+      c, [&](std::ostream& out) { teaching::write_evaluation_table(out, table, f_text); },
+      [&] { return teaching::evaluation_table_html(table, f_text); });
   return residue_vector(table.values, m);
 }
 
@@ -125,14 +176,16 @@ Value dftmatrix_mode(CallContext& c) {
   const ulong n = count_arg(c, 0, "dftmatrix");
   const ModulusPtr m = modulus_of_root(c.args[1], "dftmatrix");
   const std::string& mode = str_arg(c, 2, "dftmatrix");
-  if (mode != "powers" && !teaching::is_svg_path(mode))
-    throw DomainError("dftmatrix: the mode must be \"powers\" or the name of an SVG file (ending in .svg), not " +
+  if (mode != "powers" && mode != "svg" && !teaching::is_svg_path(mode))
+    throw DomainError("dftmatrix: the mode must be \"powers\", \"svg\" or the name of an SVG file (ending in .svg), not " +
                       format(c.args[2]));
   if (n == 0) throw DomainError("dftmatrix: n must be at least 1");
   guard_allocation(static_cast<double>(n) * static_cast<double>(n) * 64, "dftmatrix");
   const teaching::Matrix omega = teaching::dft_matrix(c.args[1], n, "dftmatrix");
   if (mode == "powers") return exponents_value(n);
-  teaching::write_file(mode, teaching::dft_matrix_svg(omega, Fmpz(c.args[1].as_int()), m), "dftmatrix");
+  show_picture(c, mode == "svg" ? "" : mode, teaching::dft_matrix_svg(omega, Fmpz(c.args[1].as_int()), m),
+               "the " + std::to_string(n) + " x " + std::to_string(n) + " DFT matrix at " + format(c.args[1]),
+               "dftmatrix");
   return matrix_value(omega, m);
 }
 
@@ -159,17 +212,18 @@ void register_teaching_builtins(Registry& r) {
         "its coefficients are idft(values, w). f is a polynomial (over Z or the Z/pZ of w) or a vector of "
         "coefficients with deg f < n; w a primitive n-th root of unity. Returns the values f(w^i). "
         "Example: evaltable(1 + 2*x + 3*x^2 + 4*x^3 + 5*x^4 + 6*x^5 + 7*x^6 + 8*x^7, 2 mod 17, 8).");
-  r.reg("butterfly", 3, 4, butterfly,
-        "butterfly(v, w, \"fft8.svg\"): writes the butterfly diagram of the radix-2 Cooley-Tukey FFT of v at w "
-        "to an SVG file: the bit-reversed input, the value on every wire after every stage, and the twiddle power "
-        "w^k on the edge that multiplies b by it; readable for n up to 32. butterfly(v, w, \"file.svg\", "
-        "\"stockham\") draws the Stockham FFT. Prints nothing; returns fft(v, w).");
+  r.reg("butterfly", 2, 4, butterfly,
+        "butterfly(v, w): the butterfly diagram of the radix-2 Cooley-Tukey FFT of v at w as a picture: the "
+        "bit-reversed input, the value on every wire after every stage, and the twiddle power w^k on the edge that "
+        "multiplies b by it; readable for n up to 32. In a notebook it shows in the page; elsewhere give a file: "
+        "butterfly(v, w, \"fft8.svg\") writes the SVG there. butterfly(v, w, \"stockham\") and "
+        "butterfly(v, w, \"file.svg\", \"stockham\") draw the Stockham FFT. Returns fft(v, w).");
   r.reg_extension("dftmatrix", 3, 3, dftmatrix_mode,
         "dftmatrix(n, w): the DFT matrix (w^(i*j)) for 0 <= i, j < n as a vector of rows, written in cas "
         "(source(dftmatrix)); the REPL shows it as an aligned grid, and it stays valid input. "
         "dftmatrix(n, w, \"powers\"): the grid of exponents i*j mod n instead (w^(i*j) = w^(i*j mod n)). "
-        "dftmatrix(n, w, \"omega.svg\"): writes the matrix to an SVG file as a grid coloured by exponent, prints "
-        "nothing, and returns the matrix. With a mode, w must be a primitive n-th root of unity.");
+        "dftmatrix(n, w, \"svg\"): the matrix as a picture, a grid coloured by exponent, shown in a notebook; "
+        "dftmatrix(n, w, \"omega.svg\") writes that picture to an SVG file. Both return the matrix. With a mode, w must be a primitive n-th root of unity.");
 }
 
 }  // namespace cas

@@ -23,8 +23,8 @@ std::string Position::line_text() const {
   if (!source) return "";
   const std::string& text = source->text;
   size_t at = std::min<size_t>(offset, text.size());
-  size_t begin = text.rfind('\n', at == 0 ? std::string::npos : at - 1);
-  begin = begin == std::string::npos ? 0 : begin + 1;
+  const size_t newline_before = at == 0 ? std::string::npos : text.rfind('\n', at - 1);
+  const size_t begin = newline_before == std::string::npos ? 0 : newline_before + 1;
   size_t end = text.find('\n', begin);
   return text.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
 }

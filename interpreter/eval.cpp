@@ -1,6 +1,7 @@
 // Evaluation of each node of the tree (and its name resolution).
 #include "algebra/values/format.hpp"
 #include "algebra/support/guards.hpp"
+#include "algebra/support/progress.hpp"
 #include "interpreter.hpp"
 
 #include <algorithm>
@@ -397,6 +398,18 @@ bool loop_body(Interpreter& in, const Node& body) {
   if (in.flow == Flow::Continue) in.flow = Flow::Normal;
   return in.flow == Flow::Normal;
 }
+
+// The iterations of a loop of `length` as the statement's progress, when it is the statement's
+// outermost loop: one in a function's body, or nested in another loop, leaves it to the outer one.
+ProgressLoop loop_progress(const Interpreter& in, uint64_t length) { return ProgressLoop(in.depth == 0 ? length : 0); }
+
+// The length of from..to; 0 when it is empty or longer than a count holds.
+uint64_t range_length(const fmpz* from, const fmpz* to) {
+  Fmpz length;
+  fmpz_sub(length.get(), to, from);
+  fmpz_add_ui(length.get(), length.get(), 1);
+  return fmpz_sgn(length.get()) > 0 && fmpz_abs_fits_ui(length.get()) ? fmpz_get_ui(length.get()) : 0;
+}
 }  // namespace
 
 Value ForRange::eval(Interpreter& in) const {
@@ -404,11 +417,13 @@ Value ForRange::eval(Interpreter& in) const {
   if (!from.is(Kind::Int) || !to.is(Kind::Int))
     throw Error(where(), "a range a..b needs integers, not " + describe(from) + " and " + describe(to));
   Fmpz i(from.as_int());
-  while (fmpz_cmp(i.get(), to.as_int()) <= 0) {
+  const ProgressLoop progress = loop_progress(in, range_length(from.as_int(), to.as_int()));
+  for (uint64_t done = 1; fmpz_cmp(i.get(), to.as_int()) <= 0; done++) {
     check_interrupt(where());
     variable(in, slot_) = Value::integer(i.get());
     if (!loop_body(in, *body_)) break;
     fmpz_add_ui(i.get(), i.get(), 1);
+    progress.finished(done);
   }
   return Value();
 }
@@ -431,10 +446,13 @@ Value ForEach::eval(Interpreter& in) const {
   Value iterable = iterable_->eval(in);
   if (!iterable.is(Kind::Vec))
     throw Error(iterable_->where(), "'for ... in' needs a vector or a range a..b, not " + describe(iterable));
-  for (const Value& item : iterable.as_vec()) {  // `iterable` holds the items alive and unchanged
+  const std::vector<Value>& items = iterable.as_vec();  // `iterable` holds the items alive and unchanged
+  const ProgressLoop progress = loop_progress(in, items.size());
+  for (size_t done = 1; const Value& item : items) {
     check_interrupt(where());
     variable(in, slot_) = item;
     if (!loop_body(in, *body_)) break;
+    progress.finished(done++);
   }
   return Value();
 }

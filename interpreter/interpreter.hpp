@@ -5,6 +5,7 @@
 #include "ast.hpp"
 #include "algebra/support/error.hpp"
 #include "builtins.hpp"
+#include "display.hpp"
 
 #include <atomic>
 #include <deque>
@@ -52,6 +53,9 @@ class Interpreter {
   Value call(const Function& fn, std::vector<Value>& args, const Position& where);
 
   std::ostream& out() { return out_; }
+  // Rich output (tables, pictures) goes here when a notebook is attached; null in a terminal
+  // or a script, where tables are text on out() and pictures need a file name.
+  Display* display = nullptr;
 
   // The running call's state, used by the nodes.
   Value* locals = nullptr;

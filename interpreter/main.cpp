@@ -5,8 +5,11 @@
 #include "algebra/values/format.hpp"
 #include "gpu/ntt.hpp"
 #include "interpreter/interpreter.hpp"
+#include "interpreter/jupyter/kernel.hpp"
+#include "interpreter/jupyter/kernelspec.hpp"
 #include "interpreter/repl.hpp"
 #include "interpreter/report.hpp"
+#include "interpreter/stdout_flush.hpp"
 
 #include <flint/flint.h>
 #include <pthread.h>
@@ -14,6 +17,7 @@
 
 #include <csignal>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -33,12 +37,20 @@ const char* usage =
     "  --calibrate         measure the engines here (FLINT against the CPU's transforms, the GPU\n"
     "                      against the CPU when there is one, FLINT's gcd, resultant, roots and\n"
     "                      multipoint routines against cas's algorithms) and save the crossovers\n"
+    "  --install-kernel [--user | --prefix DIR | --sys-prefix]\n"
+    "                      install the Jupyter kernelspec cas for this user (the default), under\n"
+    "                      DIR/share/jupyter/kernels/cas, or under the running Python environment\n"
+    "  --jupyter-kernel -f CONNECTION_FILE\n"
+    "                      serve as a Jupyter kernel (Jupyter starts this from the kernelspec)\n"
     "  -h, --help          this text\n"
     "  --version           the version\n";
 
 struct Options {
   bool quiet = false;
   bool calibrate = false;
+  bool install_kernel = false;
+  std::vector<std::string> kernelspec_options;  // after --install-kernel
+  std::string kernel_connection_file;           // --jupyter-kernel -f FILE
   std::vector<std::string> expressions;
   std::string script;  // "-" for stdin
   std::vector<std::string> script_args;
@@ -60,6 +72,18 @@ bool parse_arguments(int argc, char** argv, Options& o, int& exit_status) {
       return false;
     } else if (a == "--calibrate") {
       o.calibrate = true;
+    } else if (a == "--install-kernel") {
+      o.install_kernel = true;
+      o.kernelspec_options.assign(argv + i + 1, argv + argc);
+      return true;
+    } else if (a == "--jupyter-kernel") {
+      if (i + 2 >= argc || std::string(argv[i + 1]) != "-f") {
+        std::cerr << "cas: --jupyter-kernel needs -f CONNECTION_FILE\n" << usage;
+        exit_status = 2;
+        return false;
+      }
+      o.kernel_connection_file = argv[i + 2];
+      i += 2;
     } else if (a == "-q" || a == "--quiet") {
       o.quiet = true;
     } else if (a == "-e") {
@@ -80,9 +104,12 @@ bool parse_arguments(int argc, char** argv, Options& o, int& exit_status) {
   return true;
 }
 
-// Scripts print every statement not ended by ';', in full.
+// Scripts print every statement not ended by ';', in full, passed on while the script runs on.
 void print_value(const cas::Value& v, const cas::Statement& s) {
-  if (!s.silent) std::cout << cas::format(v) << "\n";
+  if (!s.silent) {
+    std::cout << cas::format(v) << "\n";
+    cas::flush_soon(std::cout);
+  }
   cas::report_notices(std::cout, std::cerr);
 }
 
@@ -140,11 +167,44 @@ int run_calibration() {
   }
 }
 
+// The path of this program, for the kernelspec's argv.
+std::string this_program() {
+  std::error_code error;
+  const std::filesystem::path path = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error) throw std::runtime_error("cannot find the path of this program: " + error.message());
+  return path.string();
+}
+
+int install_kernel(const Options& o) {
+  if (!cas::jupyter::kernel_built()) {
+    std::cerr << "cas: this cas was built without the Jupyter kernel, so a kernelspec would fail: install "
+                 "xeus-dev, cppzmq-dev and nlohmann-json3-dev (sh .ci/setup does) and build again\n";
+    return 1;
+  }
+  try {
+    const std::string folder = cas::jupyter::kernelspec_folder(cas::jupyter::parse_kernelspec_options(o.kernelspec_options));
+    cas::jupyter::write_kernelspec(folder, this_program());
+    std::cout << "installed the Jupyter kernelspec cas in " << folder << "\n";
+    return 0;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "cas: " << e.what() << "\n" << usage;
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "cas: " << e.what() << "\n";
+    return 1;
+  }
+}
+
 int cas_main(int argc, char** argv) {
   Options o;
   int exit_status = 0;
   if (!parse_arguments(argc, argv, o, exit_status)) return exit_status;
   if (o.calibrate) return run_calibration();
+  if (o.install_kernel) return install_kernel(o);
+  if (!o.kernel_connection_file.empty()) {
+    std::jthread warm_up(cas::gpu::warm_up);  // as in the REPL: the GPU's context while Jupyter connects
+    return cas::jupyter::run_kernel(o.kernel_connection_file);
+  }
   cas::Interpreter interp(std::cout);
   for (size_t i = 0; i < o.expressions.size(); i++)
     if (int status = run_source(interp, "<-e>", o.expressions[i])) return status;

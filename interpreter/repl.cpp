@@ -1,10 +1,9 @@
 #include "repl.hpp"
 
-#include "algebra/dispatch/dispatch.hpp"
-#include "algebra/dispatch/engine.hpp"
+#include "algebra/support/progress.hpp"
 #include "algebra/values/format.hpp"
-#include "explain.hpp"
-#include "parser.hpp"
+#include "commands.hpp"
+#include "progress_line.hpp"
 #include "report.hpp"
 
 #include <editline/readline.h>
@@ -17,7 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
-#include <sstream>
+#include <memory>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -38,15 +37,7 @@ std::string history_path() {
 Interpreter* completion_interpreter = nullptr;
 
 std::vector<std::string> completion_candidates() {
-  std::vector<std::string> names = builtins().names();
-  if (completion_interpreter) {
-    for (auto& n : completion_interpreter->function_names()) names.push_back(n);
-    for (auto& n : completion_interpreter->defined_globals()) names.push_back(n);
-  }
-  for (const char* kw : {"if", "else", "for", "in", "while", "fn", "return", "break", "continue", "and", "or", "not",
-                         "mod", "true", "false"})
-    names.push_back(kw);
-  return names;
+  return completion_interpreter ? completion_names(*completion_interpreter) : builtins().names();
 }
 
 char* completion_generator(const char* text, int state) {
@@ -126,108 +117,34 @@ void install_interrupt_handler() {
   sigaction(SIGINT, &action, nullptr);
 }
 
-// The entry as :explain names it: its text without trailing blanks, and with a word
-// when :explain speaks of only its last statement.
-std::string entry_name(const std::string& text, size_t statements) {
-  const size_t last = text.find_last_not_of(" \t\n");
-  std::string name = last == std::string::npos ? "" : text.substr(0, last + 1);
-  return statements > 1 ? name + "   (its last statement)" : name;
-}
-
 // ---- the REPL session ----
 
 class Session {
  public:
-  Session(Interpreter& interp) : interp_(interp), color_(color_wanted(2)) {}
+  // progress_line: show the progress of long statements on stderr (a terminal, not -q).
+  Session(Interpreter& interp, bool progress_line)
+      : interp_(interp),
+        color_(color_wanted(2)),
+        commands_(interp, color_),
+        progress_line_(progress_line ? std::make_unique<ProgressLine>() : nullptr) {}
   int loop();
 
  private:
-  bool handle_command(const std::string& line);
+  bool run_command(const std::string& line);
   void run_entry(const std::string& text);
-  void print_vars();
-  void print_help();
-  void print_explanation();
+  Value evaluate(const Statement& s);
 
   Interpreter& interp_;
   bool color_;
-  bool timer_ = false;
+  SessionCommands commands_;
   uint32_t line_number_ = 1;
-  std::string last_statement_;  // the text :explain names
+  std::unique_ptr<ProgressLine> progress_line_;  // null without one
 };
 
-void Session::print_help() {
-  std::cout << "Type expressions and statements; a statement ending in ';' prints nothing.\n"
-               "  ?name            help on a function (also help(name))\n"
-               "  :help            this text\n"
-               "  :timer on|off    print the wall time (and engine) after each statement\n"
-               "  :explain         what cas did for the last statement: algorithm, engine, modulus, lengths\n"
-               "  :gpu auto|on|off where large products and transforms run (:gpu alone: the device)\n"
-               "  :vars            the variables defined in this session\n"
-               "  :load file.cas   run a script in this session\n"
-               "  :quit            leave (or Ctrl-D)\n"
-               "Ctrl-C abandons the running statement; your variables stay. A single FLINT or GPU\n"
-               "operation finishes first; Ctrl-C three times quits cas.\n";
-}
-
-void Session::print_vars() {
-  FormatOptions brief;
-  brief.elide_above = 6;
-  brief.elide_keep = 2;
-  for (const auto& name : interp_.defined_globals()) {
-    const Value* v = interp_.find_global(name);
-    std::string text = format(*v, brief);
-    if (text.size() > 60) text = text.substr(0, 57) + "...";
-    std::cout << "  " << name << " = " << text << "   (" << kind_name(v->kind()) << ")\n";
-  }
-}
-
-void Session::print_explanation() {
-  for (const auto& line : explain_statement(last_statement_)) std::cout << line << "\n";
-}
-
-bool Session::handle_command(const std::string& line) {
-  std::istringstream words(line.substr(1));
-  std::string command, argument;
-  words >> command;
-  std::getline(words >> std::ws, argument);
-  if (command == "quit" || command == "q") return false;
-  if (command == "help" || command == "h") {
-    print_help();
-  } else if (command == "timer") {
-    if (argument == "on" || argument == "off")
-      timer_ = argument == "on";
-    else
-      report_message(std::cerr, ":timer takes on or off", color_);
-  } else if (command == "gpu") {
-    GpuMode mode;
-    if (argument.empty()) {
-      for (const auto& l : gpu_report()) std::cout << l << "\n";
-    } else if (parse_gpu_mode(argument, mode)) {
-      set_gpu_mode(mode);
-      if (const std::string caveat = gpu_mode_caveat(mode); !caveat.empty()) std::cerr << "notice: " << caveat << "\n";
-    } else {
-      report_message(std::cerr, ":gpu takes auto, on or off", color_);
-    }
-  } else if (command == "explain") {
-    print_explanation();
-  } else if (command == "vars") {
-    print_vars();
-  } else if (command == "load") {
-    engine_reset();
-    last_statement_ = line;
-    try {
-      interp_.run_file(argument, [&](const Value& v, const Statement& s) {
-        if (!s.silent) show_repl_value(interp_, v, std::cout);
-      });
-    } catch (const Error& e) {
-      report_error(std::cerr, e, true, color_);
-    } catch (const DomainError& e) {
-      report_message(std::cerr, e.what(), color_);
-    }
-  } else {
-    report_message(std::cerr, "unknown command ':" + command + "' (try :help)", color_);
-  }
-  return true;
+// Returns false for :quit.
+bool Session::run_command(const std::string& line) {
+  const auto show = [&](const Value& v) { show_repl_value(interp_, v, std::cout); };
+  return commands_.run(line, std::cout, std::cerr, show) != SessionCommands::Outcome::quit;
 }
 
 void Session::run_entry(const std::string& text) {
@@ -237,20 +154,14 @@ void Session::run_entry(const std::string& text) {
   try {
     Program program = interp_.parse(source);
     for (const Statement& s : program.statements) {
-      engine_reset();
-      last_statement_ = entry_name(text, program.statements.size());
+      commands_.begin_statement(entry_name(text, program.statements.size()));
       auto start = std::chrono::steady_clock::now();
       interp_.flow = Flow::Normal;
-      Value v = s.node->eval(interp_);
+      Value v = evaluate(s);
       std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - start;
       if (!v.is_none() && !s.silent) show_repl_value(interp_, v, std::cout);
       report_notices(std::cout, std::cerr);
-      if (timer_) {
-        const std::string engine = engine_last();
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "%.3g ms", elapsed.count());
-        std::cerr << buf << " [" << (engine.empty() ? "cpu" : engine) << "]\n";
-      }
+      if (commands_.timer()) std::cerr << commands_.timer_line(elapsed.count()) << "\n";
     }
   } catch (const Error& e) {
     report_notices(std::cout, std::cerr);  // the failed statement's, before its error (as scripts do)
@@ -268,15 +179,12 @@ void Session::run_entry(const std::string& text) {
   clearerr(stderr);
 }
 
-// True when the text so far cannot be complete: it ends inside a block, a
-// bracket or after an operator. Only such errors make the REPL read on.
-bool needs_more_input(const std::string& text) {
-  try {
-    parse_statements(std::make_shared<Source>(Source{"<repl>", text}));
-    return false;
-  } catch (const Error& e) {
-    return e.at_end_of_input;
-  }
+// The statement's value, its progress recorded (progress.hpp) and shown meanwhile; the line is
+// cleared before the value, an error or the timer's line is printed.
+Value Session::evaluate(const Statement& s) {
+  progress_reset();
+  const ShownWhileRunning shown(progress_line_.get());
+  return s.node->eval(interp_);
 }
 
 int Session::loop() {
@@ -306,10 +214,10 @@ int Session::loop() {
       if (line[first] == ':') {
         add_history(line.c_str());
         RunningStatement running;
-        if (!handle_command(line.substr(first))) break;
+        if (!run_command(line.substr(first))) break;
         continue;
       }
-      if (line[first] == '?') line = "help(" + line.substr(first + 1) + ")";
+      line = expand_help_shorthand(line);
     }
     pending += pending.empty() ? line : "\n" + line;
     if (needs_more_input(pending)) continue;
@@ -334,18 +242,22 @@ InterruptResponse interrupt_response(bool statement_running, bool stop_pending, 
   return presses_waiting == 0 ? InterruptResponse::explain_wait : InterruptResponse::quit;
 }
 
-void show_repl_value(Interpreter& interp, const Value& v, std::ostream& out) {
+FormatOptions repl_format_options() {
   FormatOptions options;
   options.elide_above = repl_elide_above;
   options.grid = true;  // a matrix (vector of equal-length rows) as an aligned grid
-  out << format(v, options) << std::endl;
+  return options;
+}
+
+void show_repl_value(Interpreter& interp, const Value& v, std::ostream& out) {
+  out << format(v, repl_format_options()) << std::endl;
   interp.global(interp.global_slot("ans")) = v;
 }
 
 int run_repl(Interpreter& interp, const ReplOptions& options) {
   if (!options.quiet)
     std::cout << "cas " CAS_VERSION ": polynomial algebra over Z, Z/pZ and Z[x].  :help for help, Ctrl-D to leave.\n";
-  Session session(interp);
+  Session session(interp, !options.quiet && isatty(STDERR_FILENO));
   return session.loop();
 }
 

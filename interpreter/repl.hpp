@@ -1,6 +1,7 @@
 #pragma once
 // The interactive loop: line editing and history (libedit), tab completion
 // of builtins, functions and variables, multi-line input, REPL commands.
+#include "algebra/values/format.hpp"
 #include "interpreter.hpp"
 
 namespace cas {
@@ -11,6 +12,9 @@ struct ReplOptions {
 
 // Runs until Ctrl-D or :quit; returns the process exit status.
 int run_repl(Interpreter& interp, const ReplOptions& options);
+
+// How the REPL (and a notebook's text/plain) prints a value: long values elided, matrices as grids.
+FormatOptions repl_format_options();
 
 // Prints a statement's value the way the REPL does (elided when long) and sets `ans`.
 void show_repl_value(Interpreter& interp, const Value& v, std::ostream& out);

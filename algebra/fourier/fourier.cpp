@@ -11,6 +11,7 @@
 #include "algebra/fourier/ntt_cpu.hpp"
 #include "algebra/fourier/ntt_product_cpu.hpp"
 #include "algebra/support/parallel.hpp"
+#include "algebra/support/progress.hpp"
 #include "algebra/values/vector_words.hpp"
 
 #include <flint/fmpz_factor.h>
@@ -133,6 +134,7 @@ bool transform_goes_to_gpu(size_t n, const Modulus& m) {
 // unless out == in).
 bool transform_on_gpu(const ulong* in, ulong* out, size_t n, ulong w, bool inverse, const Modulus& m) {
   static_assert(std::is_same_v<ulong, std::uint64_t>, "FLINT's words are the engine's words");
+  const ProgressScope progress("gpu ntt", static_cast<double>(n));
   try {
     if (inverse)
       gpu::inverse_into(in, out, n, n, m.word(), w);
@@ -151,6 +153,7 @@ bool transform_on_gpu(const ulong* in, ulong* out, size_t n, ulong w, bool inver
 }
 
 void transform_words_on_cpu(Words& words, ulong w, const Modulus& m) {
+  const ProgressScope progress("cpu ntt", static_cast<double>(words.size()));
   const Fmpz root(w);
   engine_note("cpu ntt", static_cast<double>(words.size()), transform_detail(words.size(), root.get(), m));
   ntt_words_cpu(words.data(), words.size(), w, m.nmod());
@@ -490,6 +493,8 @@ void gpu_convolution_failure_notice(const std::exception& e, size_t n) {
 std::optional<Value> convolve_words_on_gpu(const InputWords& a, const InputWords& b, const ModulusPtr& m,
                                            bool negacyclic) {
   const size_t n = a.size();
+  const ProgressScope progress(negacyclic ? "gpu negacyclic convolution" : "gpu cyclic convolution",
+                               static_cast<double>(n));
   Words c(n);
   try {
     gpu::convolve_mod(a.words().data(), n, b.words().data(), n, n, negacyclic, m->word(), c.data());
@@ -518,6 +523,9 @@ Value convolve_through_cpu_primes(const InputWords& a, const InputWords& b, cons
   OperationDetail d = transform_detail(n, nullptr, *m);
   d.primes = static_cast<unsigned>(cpu_convolution_primes(n, n, n, negacyclic, m->word()).size());
   d.bound_bits = cpu_convolution_bound_bits(n, n, m->word());
+  const ProgressScope progress(negacyclic ? "cpu crt negacyclic convolution" : "cpu crt cyclic convolution",
+                               static_cast<double>(n));
+  progress_primes(d.primes);
   Words c(n);
   convolve_words_cpu_ntt(a.words().data(), n, b.words().data(), n, n, negacyclic, m->nmod(), c.data());
   engine_note(negacyclic ? "cpu crt negacyclic convolution" : "cpu crt cyclic convolution", static_cast<double>(n), d);
@@ -584,6 +592,8 @@ std::optional<ZPoly> convolve_on_cpu_primes(const ZPoly& a, const ZPoly& b, size
   const MultimodularPlan plan = plan_convolution(a, b, n, negacyclic);
   if (plan.primes.size() > cpu_crt_most_primes_z(2 * n - 1) || n < cpu_crt_convolution_from_z(plan.primes.size()))
     return std::nullopt;
+  const ProgressScope progress(negacyclic ? "cpu crt negacyclic convolution" : "cpu crt cyclic convolution",
+                               static_cast<double>(n));
   ZPoly c = convolve_with_primes(a, b, n, negacyclic, plan.primes);
   note_convolution(negacyclic ? "cpu crt negacyclic convolution" : "cpu crt cyclic convolution", n, plan);
   return c;
@@ -593,6 +603,8 @@ std::optional<ZPoly> convolve_on_cpu_primes(const ZPoly& a, const ZPoly& b, size
 // entries rebuilt and brought back, not 2n - 1 (multimodular.hpp: convolve_through_product);
 // nullopt after a notice when the GPU failed.
 std::optional<ZPoly> convolve_on_gpu(const ZPoly& a, const ZPoly& b, size_t n, bool negacyclic) {
+  const ProgressScope progress(negacyclic ? "gpu crt negacyclic convolution" : "gpu crt cyclic convolution",
+                               static_cast<double>(n));
   MultimodularPlan plan;
   try {
     ZPoly c = convolve_through_product(a, b, n, negacyclic, ProductEngine::Gpu, &plan);

@@ -7,6 +7,7 @@
 #include "algebra/support/flint_util.hpp"
 #include "algebra/fourier/ntt_product_cpu.hpp"
 #include "algebra/support/parallel.hpp"
+#include "algebra/support/progress.hpp"
 #include "algebra/support/words.hpp"
 
 #include "gpu/crt.hpp"
@@ -110,24 +111,49 @@ size_t coefficient_grain(size_t words) {
   return std::clamp<size_t>((size_t{1} << 15) / std::max<size_t>(words, 1), 64, 4096);
 }
 
+// The passes over coefficients (reduction modulo the primes, reconstruction) count them as the
+// running operation's steps from this many: shorter ones take milliseconds, and the stage before
+// them stays on show. They count a chunk at a time, one atomic add a chunk.
+constexpr size_t coefficient_steps_from = size_t{1} << 14;
+constexpr size_t coefficient_step_chunk = 1024;
+
+// The steps of a pass over `count` coefficients, named `name` (a static string).
+ProgressSteps coefficient_steps(const char* name, size_t count) {
+  return ProgressSteps(name, count >= coefficient_steps_from ? count : 0);
+}
+
+// visit(i) for every i in [begin, end), counted in `steps` chunk by chunk.
+template <class Visit>
+void visit_counted(size_t begin, size_t end, const ProgressSteps& steps, Visit&& visit) {
+  for (size_t first = begin; first < end; first += coefficient_step_chunk) {
+    const size_t last = std::min(end, first + coefficient_step_chunk);
+    for (size_t i = first; i < last; i++) visit(i);
+    steps.advance(last - first);
+  }
+}
+
+// The "reduction" steps of both operands' coefficients.
+ProgressSteps reduction_steps(size_t count) { return coefficient_steps("reduction", count); }
+
 // residues[j count + i] = entry(i, q_j, residues + j count) for every prime q_j: the reduction
 // kernels' bodies, run on the host, coefficient by coefficient (its limbs stay in cache across
-// the primes).
+// the primes), each counted in `steps`.
 template <class Entry>
-Words residues_on_host(size_t count, const std::vector<ulong>& primes, Entry&& entry) {
+Words residues_on_host(size_t count, const std::vector<ulong>& primes, const ProgressSteps& steps, Entry&& entry) {
   std::vector<crt::ReductionPrime> reduction;
   for (ulong p : primes) reduction.push_back(crt::reduction_prime(p));
   Words residues(primes.size() * count);  // every entry written, on the threads that fault its pages in
   parallel_ranges(count, coefficient_grain(primes.size()), [&](size_t begin, size_t end) {
-    for (size_t i = begin; i < end; i++)
+    visit_counted(begin, end, steps, [&](size_t i) {
       for (size_t j = 0; j < primes.size(); j++) entry(i, reduction[j], residues.data() + j * count);
+    });
   });
   return residues;
 }
 
 // residues[j * length + i] = coeffs[i] mod primes[j], straight from the fmpz's limbs.
-Words reduce_operand(const fmpz* coeffs, size_t length, const std::vector<ulong>& primes) {
-  return residues_on_host(length, primes, [coeffs](size_t i, const crt::ReductionPrime& q, ulong* out) {
+Words reduce_operand(const fmpz* coeffs, size_t length, const std::vector<ulong>& primes, const ProgressSteps& steps) {
+  return residues_on_host(length, primes, steps, [coeffs](size_t i, const crt::ReductionPrime& q, ulong* out) {
     ulong small;
     const Limbs c = limbs_of(coeffs + i, small);
     out[i] = crt::residue_of_limbs(c.limbs, c.count, 1, c.negative, q);
@@ -145,6 +171,7 @@ struct Residues {
 // the cores (each product is independent): cas's transforms (ntt_product_cpu.hpp; the primes have
 // the roots of unity for the length) above their crossover, FLINT's nmod_poly_mul below.
 Words products_on_cpu(const Residues& r, const std::vector<ulong>& primes) {
+  const ProgressSteps steps("primes", primes.size());
   const size_t length = r.length_a + r.length_b - 1;
   Words products(primes.size() * length);  // every entry written
   parallel_ranges(primes.size(), 1, [&](size_t begin, size_t end) {
@@ -161,6 +188,7 @@ Words products_on_cpu(const Residues& r, const std::vector<ulong>& primes) {
         _nmod_poly_mul(out, a, static_cast<slong>(r.length_a), b, static_cast<slong>(r.length_b), mod);
       else
         _nmod_poly_mul(out, b, static_cast<slong>(r.length_b), a, static_cast<slong>(r.length_a), mod);
+      steps.advance();
     }
   });
   return products;
@@ -211,11 +239,13 @@ void reconstruct_symmetric(fmpz* out, const ulong* products, size_t length, cons
                  CrtMethod method) {
   const size_t k = primes.size();
   if (method == CrtMethod::Automatic) method = fastest_crt_method(k);
+  const ProgressSteps steps = coefficient_steps("crt", length);
   if (method == CrtMethod::Garner) {
     const Garner garner(primes);
     parallel_ranges(length, 1024, [&](size_t begin, size_t end) {
       std::vector<ulong> scratch(garner.scratch_size());
-      for (size_t i = begin; i < end; i++) garner.reconstruct(out + i, products + i, length, scratch.data());
+      visit_counted(begin, end, steps,
+                    [&](size_t i) { garner.reconstruct(out + i, products + i, length, scratch.data()); });
     });
     return;
   }
@@ -223,10 +253,10 @@ void reconstruct_symmetric(fmpz* out, const ulong* products, size_t length, cons
   parallel_ranges(length, 1024, [&](size_t begin, size_t end) {
     CombTemp temp(comb);
     std::vector<ulong> column(k);
-    for (size_t i = begin; i < end; i++) {
+    visit_counted(begin, end, steps, [&](size_t i) {
       for (size_t j = 0; j < k; j++) column[j] = products[j * length + i];
       fmpz_multi_CRT_ui(out + i, column.data(), comb.get(), temp.get(), 1);
-    }
+    });
   });
 }
 
@@ -370,16 +400,18 @@ crt::LimbMatrix reconstruct_on_host(ulong* products, size_t length, const std::v
   c.width = tables.width();
   c.limbs.assign(c.width * length, 0);
   c.negative.assign(length, 0);
+  const ProgressSteps steps = coefficient_steps("crt", length);
   parallel_ranges(length, 1024, [&](size_t begin, size_t end) {
-    for (size_t i = begin; i < end; i++)
+    visit_counted(begin, end, steps, [&](size_t i) {
       crt::reconstruct_entry(i, products, length, tables.view(), c.limbs.data(), c.negative.data());
+    });
   });
   return c;
 }
 
 // residues[j m.count + i] = entry i of m mod primes[j] (reduce_entry).
-Words matrix_residues(const crt::LimbMatrix& m, const std::vector<ulong>& primes) {
-  return residues_on_host(m.count, primes, [&m](size_t i, const crt::ReductionPrime& q, ulong* out) {
+Words matrix_residues(const crt::LimbMatrix& m, const std::vector<ulong>& primes, const ProgressSteps& steps) {
+  return residues_on_host(m.count, primes, steps, [&m](size_t i, const crt::ReductionPrime& q, ulong* out) {
     crt::reduce_entry(i, m.limbs.data(), m.negative.data(), m.count, m.width, q, out);
   });
 }
@@ -406,7 +438,8 @@ ZPoly zpoly_from_blocks(size_t length, Produce&& produce) {
 
 crt::LimbMatrix multiply_limb_matrices_on_host(const crt::LimbMatrix& a, const crt::LimbMatrix& b,
                                                const std::vector<ulong>& primes) {
-  const Words ra = matrix_residues(a, primes), rb = matrix_residues(b, primes);
+  const ProgressSteps reduced = reduction_steps(a.count + b.count);
+  const Words ra = matrix_residues(a, primes, reduced), rb = matrix_residues(b, primes, reduced);
   Words products = products_on_cpu(Residues{ra.data(), a.count, rb.data(), b.count}, primes);
   return reconstruct_on_host(products.data(), a.count + b.count - 1, primes);
 }
@@ -417,7 +450,8 @@ namespace {
 // (multiply_limb_matrices_on_host's), each prime's row folded by fold_entry, reconstruct_entry.
 crt::LimbMatrix convolve_limb_matrices_on_host(const crt::LimbMatrix& a, const crt::LimbMatrix& b, size_t n,
                                                bool negacyclic, const std::vector<ulong>& primes) {
-  const Words ra = matrix_residues(a, primes), rb = matrix_residues(b, primes);
+  const ProgressSteps reduced = reduction_steps(a.count + b.count);
+  const Words ra = matrix_residues(a, primes, reduced), rb = matrix_residues(b, primes, reduced);
   const Words products = products_on_cpu(Residues{ra.data(), a.count, rb.data(), b.count}, primes);
   const size_t length = a.count + b.count - 1;
   Words folded(primes.size() * n);
@@ -431,9 +465,10 @@ crt::LimbMatrix convolve_limb_matrices_on_host(const crt::LimbMatrix& a, const c
 // (the primes split over the cores; in one transform above the CPU's crossover, else FLINT's
 // nmod_poly_pow), reconstruct_entry.
 crt::LimbMatrix power_limb_matrix_on_host(const crt::LimbMatrix& f, ulong e, const std::vector<ulong>& primes) {
-  const Words residues = matrix_residues(f, primes);
+  const Words residues = matrix_residues(f, primes, reduction_steps(f.count));
   const size_t length = static_cast<size_t>(e) * (f.count - 1) + 1;
   Words powers(primes.size() * length);  // every entry written
+  const ProgressSteps steps("primes", primes.size());
   parallel_ranges(primes.size(), 1, [&](size_t begin, size_t end) {
     for (size_t j = begin; j < end; j++) {
       nmod_t mod;
@@ -445,6 +480,7 @@ crt::LimbMatrix power_limb_matrix_on_host(const crt::LimbMatrix& f, ulong e, con
         power_words_cpu_ntt(base, f.count, e, mod, powers.data() + j * length);
       else
         _nmod_poly_pow(powers.data() + j * length, base, static_cast<slong>(f.count), e, mod);
+      steps.advance();
     }
   });
   return reconstruct_on_host(powers.data(), length, primes);
@@ -469,6 +505,7 @@ ZPoly multiply_with_primes(const ZPoly& a, const ZPoly& b, const std::vector<ulo
                            CrtMethod method) {
   ZPoly c;
   if (a.is_zero() || b.is_zero() || primes.empty()) return c;
+  progress_primes(primes.size());
   const size_t la = static_cast<size_t>(a.length()), lb = static_cast<size_t>(b.length());
   const size_t length = la + lb - 1;
   if (engine != ProductEngine::Cpu) {  // the word-level pipeline, on the GPU or its steps on the host
@@ -482,8 +519,9 @@ ZPoly multiply_with_primes(const ZPoly& a, const ZPoly& b, const std::vector<ulo
   }
   Words products;
   {
-    const Words ra = reduce_operand(a.get()->coeffs, la, primes);
-    const Words rb = reduce_operand(b.get()->coeffs, lb, primes);
+    const ProgressSteps reduced = reduction_steps(la + lb);
+    const Words ra = reduce_operand(a.get()->coeffs, la, primes, reduced);
+    const Words rb = reduce_operand(b.get()->coeffs, lb, primes, reduced);
     const Residues residues{ra.data(), la, rb.data(), lb};
     products = products_on_cpu(residues, primes);
   }
@@ -495,6 +533,7 @@ ZPoly convolve_through_product(const ZPoly& a, const ZPoly& b, size_t n, bool ne
   MultimodularPlan plan = plan_multimodular(a, b);
   ZPoly c;
   if (!plan.primes.empty()) {
+    progress_primes(plan.primes.size());
     const gpu::LimbSource sa = limb_source(a.get()->coeffs, static_cast<size_t>(a.length()));
     const gpu::LimbSource sb = limb_source(b.get()->coeffs, static_cast<size_t>(b.length()));
     c = zpoly_from_blocks(n, [&](const gpu::LimbSink& sink) {
@@ -511,15 +550,20 @@ ZPoly convolve_through_product(const ZPoly& a, const ZPoly& b, size_t n, bool ne
 ZPoly convolve_with_primes(const ZPoly& a, const ZPoly& b, size_t n, bool negacyclic,
                            const std::vector<ulong>& primes) {
   if (a.is_zero() || b.is_zero() || primes.empty()) return ZPoly();
+  progress_primes(primes.size());
   const size_t la = static_cast<size_t>(a.length()), lb = static_cast<size_t>(b.length());
   Words convolutions(primes.size() * n);  // every entry written
   {
-    const Words ra = reduce_operand(a.get()->coeffs, la, primes);
-    const Words rb = reduce_operand(b.get()->coeffs, lb, primes);
+    const ProgressSteps reduced = reduction_steps(la + lb);
+    const Words ra = reduce_operand(a.get()->coeffs, la, primes, reduced);
+    const Words rb = reduce_operand(b.get()->coeffs, lb, primes, reduced);
+    const ProgressSteps steps("primes", primes.size());
     parallel_ranges(primes.size(), 1, [&](size_t begin, size_t end) {
-      for (size_t j = begin; j < end; j++)
+      for (size_t j = begin; j < end; j++) {
         convolve_words_mod_prime(ra.data() + j * la, la, rb.data() + j * lb, lb, n, negacyclic, primes[j],
                                  convolutions.data() + j * n);
+        steps.advance();
+      }
     });
   }
   return zpoly_from_residues(convolutions, n, primes, CrtMethod::Automatic);
@@ -563,6 +607,7 @@ ZPoly power_with_primes(const ZPoly& f, ulong e, const std::vector<ulong>& prime
   if (e == 0) {
     fmpz_poly_set_ui(c.get(), 1);
   } else if (!f.is_zero()) {
+    progress_primes(primes.size());
     const size_t n = static_cast<size_t>(f.length());
     const gpu::LimbSource source = limb_source(f.get()->coeffs, n);
     c = zpoly_from_blocks(static_cast<size_t>(e) * (n - 1) + 1, [&](const gpu::LimbSink& sink) {
@@ -634,8 +679,9 @@ std::vector<ulong> multiply_magnitudes_on_host(const Limbs& a, size_t chunks_a, 
       crt::chunk_residue_entry(i, x.limbs, x.count, limb_bits, q, residues);
     };
   };
-  const Words ra = residues_on_host(chunks_a, primes, chunk_residues(a));
-  const Words rb = residues_on_host(chunks_b, primes, chunk_residues(b));
+  const ProgressSteps reduced = reduction_steps(chunks_a + chunks_b);
+  const Words ra = residues_on_host(chunks_a, primes, reduced, chunk_residues(a));
+  const Words rb = residues_on_host(chunks_b, primes, reduced, chunk_residues(b));
   Words products = products_on_cpu(Residues{ra.data(), chunks_a, rb.data(), chunks_b}, primes);
   return summed_words_on_host(reconstruct_on_host(products.data(), chunks_a + chunks_b - 1, primes), limb_bits, words);
 }
@@ -701,6 +747,7 @@ void multiply_integers_multimodular(fmpz_t out, const fmpz_t a, const fmpz_t b, 
   const size_t chunks_a = (fmpz_bits(a) + limb_bits - 1) / limb_bits;
   const size_t chunks_b = (fmpz_bits(b) + limb_bits - 1) / limb_bits;
   const MultimodularPlan plan = plan_for_chunks(chunks_a, chunks_b, limb_bits);
+  progress_primes(plan.primes.size());
   const unsigned bits = static_cast<unsigned>(limb_bits);
   const size_t words = packed_words(chunks_a + chunks_b - 1, bits);
   const std::vector<ulong> summed =
@@ -720,6 +767,8 @@ namespace {
 // The product on one engine, noted for :timer and :explain.
 template <class Poly>
 Poly multimodular_product_noted(const Poly& a, const Poly& b, ProductEngine engine, MultimodularPlan& plan) {
+  const ProgressScope progress(engine == ProductEngine::Gpu ? "gpu crt product" : "cpu crt product",
+                               static_cast<double>(a.length() + b.length() - 1));
   Poly c = multiply_multimodular(a, b, engine, &plan);
   OperationDetail d;
   d.length1 = static_cast<size_t>(a.length());

@@ -5,6 +5,7 @@
 #include "algebra/support/error.hpp"
 #include "algebra/support/flint_util.hpp"
 #include "algebra/support/parallel.hpp"
+#include "algebra/support/progress.hpp"
 #include "gpu/crt.hpp"
 #include "gpu/euclid_words.hpp"
 #include "gpu/ntt.hpp"
@@ -95,6 +96,7 @@ ulong resultant_by_euclid_words(const ZPoly& a, const ZPoly& b, ulong p) {
 void resultant_multimodular(fmpz_t out, const ZPoly& a, const ZPoly& b, ProductEngine engine, ResultantPlan* plan_out) {
   if (a.degree() < 1 || b.degree() < 1) throw DomainError("resultant_multimodular: operands of degree at least 1");
   ResultantPlan plan = plan_resultant(a, b);
+  progress_primes(plan.primes.size());
   std::vector<ulong> residues;
   if (engine == ProductEngine::Gpu) {
     residues = gpu::resultants_of_limb_sources(limb_source(a.get()->coeffs, static_cast<size_t>(a.length())),
@@ -102,9 +104,11 @@ void resultant_multimodular(fmpz_t out, const ZPoly& a, const ZPoly& b, ProductE
                                                plan.primes);
   } else {
     residues.resize(plan.primes.size());
+    const ProgressSteps steps("primes", plan.primes.size());
     each_on_cores(plan.primes.size(), [&](size_t j) {
       const ulong p = plan.primes[j];
       residues[j] = engine == ProductEngine::Cpu ? resultant_by_flint(a, b, p) : resultant_by_euclid_words(a, b, p);
+      steps.advance();
     });
   }
   reconstruct_symmetric(out, residues.data(), 1, plan.primes);
@@ -114,6 +118,8 @@ void resultant_multimodular(fmpz_t out, const ZPoly& a, const ZPoly& b, ProductE
 namespace {
 
 void resultant_noted(fmpz_t out, const ZPoly& a, const ZPoly& b, ProductEngine engine) {
+  const ProgressScope progress(engine == ProductEngine::Gpu ? "gpu crt resultant" : "cpu crt resultant",
+                               static_cast<double>(std::max(a.length(), b.length())));
   ResultantPlan plan;
   resultant_multimodular(out, a, b, engine, &plan);
   OperationDetail d;

@@ -6,6 +6,7 @@
 #include "algebra/poly/modpoly_ops.hpp"
 #include "algebra/poly/multiply.hpp"
 #include "algebra/support/flint_util.hpp"
+#include "algebra/support/progress.hpp"
 
 #include <flint/fmpz_mod_poly.h>
 #include <flint/nmod_poly.h>
@@ -284,6 +285,7 @@ ModPoly gcd(const ModPoly& a, const ModPoly& b) {
   require_field_operands(a, b, "gcd");
   if (!half_gcd_pays(a, b, algorithm_crossover(AlgorithmCrossover::HalfGcd))) return gcd_flint(a, b);
   engine_explain("half-gcd gcd", static_cast<double>(std::max(a.length(), b.length())), pair_detail(a, b));
+  const ProgressScope progress("half-gcd gcd", static_cast<double>(std::max(a.length(), b.length())));
   return gcd_half(a, b);
 }
 
@@ -291,6 +293,7 @@ void xgcd(ModPoly& g, ModPoly& s, ModPoly& t, const ModPoly& a, const ModPoly& b
   require_field_operands(a, b, "xgcd");
   if (!half_gcd_pays(a, b, algorithm_crossover(AlgorithmCrossover::HalfGcd))) return xgcd_flint(g, s, t, a, b);
   engine_explain("half-gcd xgcd", static_cast<double>(std::max(a.length(), b.length())), pair_detail(a, b));
+  const ProgressScope progress("half-gcd xgcd", static_cast<double>(std::max(a.length(), b.length())));
   xgcd_half(g, s, t, a, b);
 }
 
@@ -299,6 +302,7 @@ void resultant(fmpz_t out, const ModPoly& a, const ModPoly& b) {
   if (!half_gcd_pays(a, b, algorithm_crossover(AlgorithmCrossover::HalfGcdResultant)))
     return resultant_flint(out, a, b);
   engine_explain("half-gcd resultant", static_cast<double>(std::max(a.length(), b.length())), pair_detail(a, b));
+  const ProgressScope progress("half-gcd resultant", static_cast<double>(std::max(a.length(), b.length())));
   resultant_half(out, a, b);
 }
 
@@ -311,6 +315,7 @@ void discriminant(fmpz_t out, const ModPoly& f) {
       degree(derivative_f) != n - 1)
     return discriminant_flint(out, f);
   engine_explain("half-gcd resultant", static_cast<double>(f.length()), pair_detail(f, derivative_f));
+  const ProgressScope progress("half-gcd discriminant", static_cast<double>(f.length()));
   Fmpz lc, inverse;
   lead(lc.get(), f);
   fmpz_mod_inv(inverse.get(), lc.get(), f.ctx());

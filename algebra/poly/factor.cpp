@@ -10,6 +10,7 @@
 #include "algebra/support/error.hpp"
 #include "algebra/support/guards.hpp"
 #include "algebra/support/parallel.hpp"
+#include "algebra/support/progress.hpp"
 #include "algebra/support/words.hpp"
 
 #include <flint/nmod_poly_factor.h>
@@ -631,6 +632,7 @@ std::vector<std::pair<ModPoly, slong>> factor(const ModPoly& f, fmpz_t unit_out)
   d.modulus = f.modulus()->word();
   d.modulus_bits = static_cast<unsigned>(fmpz_bits(f.modulus()->value()));
   engine_explain("factor by ddf and edf", static_cast<double>(f.length()), d);
+  const ProgressScope progress("factor by ddf and edf", static_cast<double>(f.length()));
   return factor_by_stages(f, unit_out);
 }
 

@@ -7,6 +7,7 @@
 #include "algebra/multimodular/multimodular.hpp"
 #include "algebra/fourier/ntt_product_cpu.hpp"
 #include "algebra/support/parallel.hpp"
+#include "algebra/support/progress.hpp"
 
 #include "gpu/ntt.hpp"
 
@@ -22,6 +23,11 @@
 namespace cas {
 
 namespace {
+
+// FLINT's products and powers are recorded as the running operation from this many result
+// coefficients: shorter ones return within a fraction of a millisecond, and the algorithms make
+// many of them.
+constexpr double flint_progress_from = 1024;
 
 // The numbers :explain shows for a product (or power) of operands of these lengths.
 OperationDetail product_detail(const ModPoly& a, slong length1, slong length2) {
@@ -97,6 +103,9 @@ ModPoly scale_on_cores(const ModPoly& f, const ModPoly& constant) {
 // nullopt (after a notice) when the GPU could not do it, so the CPU takes over.
 std::optional<ModPoly> multiply_on_gpu(const ModPoly& a, const ModPoly& b, GpuOperation op) {
   const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
+  const bool one_prime = op == GpuOperation::ProductNttPrime || op == GpuOperation::ProductNttPrime32 ||
+                         op == GpuOperation::ProductNttPrime17;
+  const ProgressScope progress(one_prime ? "gpu ntt product" : "gpu crt product", static_cast<double>(length));
   std::optional<ModPoly> r;
   try {
     r = written_modpoly(a.modulus(), length, [&](ulong* out) {
@@ -107,8 +116,6 @@ std::optional<ModPoly> multiply_on_gpu(const ModPoly& a, const ModPoly& b, GpuOp
     gpu_failure_notice(e, length, "the product");
     return std::nullopt;
   }
-  const bool one_prime = op == GpuOperation::ProductNttPrime || op == GpuOperation::ProductNttPrime32 ||
-                         op == GpuOperation::ProductNttPrime17;
   engine_note(one_prime ? "gpu ntt product" : "gpu crt product",
               static_cast<double>(length), product_detail(a, a.length(), b.length()));
   return r;
@@ -126,6 +133,7 @@ OperationDetail multimodular_detail(const MultimodularPlan& plan, slong length1,
 // The Z[x] product through primes and the CRT on the GPU; nullopt (after a notice) when the GPU
 // could not do it.
 std::optional<ZPoly> multiply_z_on_gpu(const ZPoly& a, const ZPoly& b, MultimodularPlan& plan) {
+  const ProgressScope progress("gpu crt product", static_cast<double>(a.length() + b.length() - 1));
   try {
     return multiply_multimodular(a, b, ProductEngine::Gpu, &plan);
   } catch (const gpu::Error& e) {
@@ -136,6 +144,7 @@ std::optional<ZPoly> multiply_z_on_gpu(const ZPoly& a, const ZPoly& b, Multimodu
 
 // Z/pZ[x] for p above 64 bits: the product in Z[x] on the GPU, reduced mod p.
 std::optional<ModPoly> multiply_big_modulus_on_gpu(const ModPoly& a, const ModPoly& b) {
+  const ProgressScope progress("gpu crt product", static_cast<double>(a.length() + b.length() - 1));
   MultimodularPlan plan;
   try {
     ModPoly r = multiply_multimodular(a, b, ProductEngine::Gpu, &plan);
@@ -166,6 +175,7 @@ std::optional<ModPoly> multiply_big_modulus_on_cpu(const ModPoly& a, const ModPo
   const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
   if (a.is_zero() || b.is_zero() || !big_modulus_cpu_primes_take(*a.modulus(), length, shorter_length(a, b)))
     return std::nullopt;
+  const ProgressScope progress("cpu crt product", static_cast<double>(length));
   MultimodularPlan plan;
   ModPoly r = multiply_multimodular(a, b, ProductEngine::Cpu, &plan);
   OperationDetail d = multimodular_detail(plan, a.length(), b.length());
@@ -183,6 +193,7 @@ std::optional<ZPoly> multiply_z_on_cpu_primes(const ZPoly& a, const ZPoly& b) {
     return std::nullopt;  // (planning scans)
   MultimodularPlan plan = plan_multimodular(a, b);
   if (plan.primes.size() > cpu_crt_most_primes_z(length)) return std::nullopt;
+  const ProgressScope progress("cpu crt product", static_cast<double>(length));
   ZPoly r = multiply_with_primes(a, b, plan.primes, ProductEngine::Cpu);
   engine_note("cpu crt", static_cast<double>(length), multimodular_detail(plan, a.length(), b.length()));
   return r;
@@ -259,14 +270,16 @@ bool wants_cpu_ntt(const ModPoly& a, const ModPoly& b) {
 // The product through the CPU's transforms, modulo p or through CRT primes.
 ModPoly multiply_on_cpu_ntt(const ModPoly& a, const ModPoly& b) {
   const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
-  ModPoly r = written_modpoly(a.modulus(), length, [&](ulong* out) {
-    multiply_words_cpu_ntt(a.nmod()->coeffs, static_cast<size_t>(a.length()), b.nmod()->coeffs,
-                           static_cast<size_t>(b.length()), a.modulus()->nmod(), out);
-  });
   const ulong p = a.modulus()->word();
   const std::vector<ulong> primes =
       cpu_product_primes(static_cast<size_t>(a.length()), static_cast<size_t>(b.length()), p);
   const bool one_transform = primes.size() == 1 && primes[0] == p;
+  const ProgressScope progress(one_transform ? "cpu ntt product" : "cpu crt product", static_cast<double>(length));
+  if (!one_transform) progress_primes(primes.size());
+  ModPoly r = written_modpoly(a.modulus(), length, [&](ulong* out) {
+    multiply_words_cpu_ntt(a.nmod()->coeffs, static_cast<size_t>(a.length()), b.nmod()->coeffs,
+                           static_cast<size_t>(b.length()), a.modulus()->nmod(), out);
+  });
   OperationDetail d = product_detail(a, a.length(), b.length());
   if (!one_transform) d.primes = static_cast<unsigned>(primes.size());
   engine_note(one_transform ? "cpu ntt product" : "cpu crt product", static_cast<double>(length), d);
@@ -315,8 +328,9 @@ ModPoly multiply_on_cpu(const ModPoly& a, const ModPoly& b) {
   if (same_modulus(a.modulus(), b.modulus()))
     if (auto r = multiply_big_modulus_on_cpu(a, b)) return std::move(*r);
   double n = static_cast<double>(a.length() + b.length());
-  engine_note(a.word() ? "flint nmod_poly_mul" : "flint fmpz_mod_poly_mul", n,
-              product_detail(a, a.length(), b.length()));
+  const char* what = a.word() ? "flint nmod_poly_mul" : "flint fmpz_mod_poly_mul";
+  engine_note(what, n, product_detail(a, a.length(), b.length()));
+  const ProgressScope progress(what, n, n >= flint_progress_from);
   return mul_flint(a, b);
 }
 
@@ -359,6 +373,7 @@ ZPoly multiply_on_cpu(const ZPoly& a, const ZPoly& b) {
   if (auto r = multiply_z_on_cpu_primes(a, b)) return std::move(*r);
   double n = static_cast<double>(a.length() + b.length());
   engine_note("flint fmpz_poly_mul", n, product_detail(a.length(), b.length()));
+  const ProgressScope progress("flint fmpz_poly_mul", n, n >= flint_progress_from);
   ZPoly r;
   fmpz_poly_mul(r.get(), a.get(), b.get());
   return r;
@@ -373,6 +388,7 @@ void multiply(fmpz_t out, const fmpz_t a, const fmpz_t b) {
       const ulong limb_bits = integer_limb_bits(fmpz_bits(a), fmpz_bits(b));
       const slong limbs_a = static_cast<slong>((fmpz_bits(a) + limb_bits - 1) / limb_bits);
       const slong limbs_b = static_cast<slong>((fmpz_bits(b) + limb_bits - 1) / limb_bits);
+      const ProgressScope progress("gpu crt integer product", static_cast<double>(limbs_a + limbs_b - 1));
       try {
         multiply_integers_multimodular(out, a, b, ProductEngine::Gpu, &plan);
         engine_note("gpu crt integer", static_cast<double>(limbs_a + limbs_b - 1),
@@ -393,6 +409,7 @@ bool power_fits_one_transform(const ModPoly& a, ulong e) {
 // a^e on the GPU in one transform (power_fits_one_transform); nullopt (after a notice) when the
 // GPU could not do it.
 std::optional<ModPoly> power_in_one_transform_on_gpu(const ModPoly& a, ulong e, size_t result_length) {
+  const ProgressScope progress("gpu ntt power", static_cast<double>(result_length));
   std::optional<ModPoly> r;
   try {
     r = written_modpoly(a.modulus(), result_length, [&](ulong* out) {
@@ -421,6 +438,7 @@ ModPoly power_by_squaring(const ModPoly& a, ulong e) {
 
 // a^e through the CPU's transforms in one transform modulo p.
 ModPoly power_on_cpu_ntt(const ModPoly& a, ulong e, size_t result_length) {
+  const ProgressScope progress("cpu ntt power", static_cast<double>(result_length));
   ModPoly r = written_modpoly(a.modulus(), result_length, [&](ulong* out) {
     power_words_cpu_ntt(a.nmod()->coeffs, static_cast<size_t>(a.length()), e, a.modulus()->nmod(), out);
   });
@@ -448,8 +466,9 @@ ModPoly power(const ModPoly& a, ulong e) {
     if (use_cpu_ntt(one_transform, p, length))
       return one_transform ? power_on_cpu_ntt(a, e, length) : power_by_squaring(a, e);
   }
-  engine_note(a.word() ? "flint nmod_poly_pow" : "flint fmpz_mod_poly_pow", result_length,
-              product_detail(a, a.length(), static_cast<slong>(e)));
+  const char* what = a.word() ? "flint nmod_poly_pow" : "flint fmpz_mod_poly_pow";
+  engine_note(what, result_length, product_detail(a, a.length(), static_cast<slong>(e)));
+  const ProgressScope progress(what, result_length, result_length >= flint_progress_from);
   return pow_flint(a, e);
 }
 
@@ -465,6 +484,7 @@ std::optional<ZPoly> power_z_on_cpu_primes(const ZPoly& a, ulong e) {
   const ulong bound_bits = power_bound_bits(a, e);
   if (bound_bits / (multimodular_prime_bits - 1) >= cpu_crt_most_primes_power_z(length)) return std::nullopt;
   const MultimodularPlan plan = plan_multimodular_power(a, e, bound_bits);
+  const ProgressScope progress("cpu crt power", static_cast<double>(length));
   ZPoly r = power_with_primes(a, e, plan.primes, ProductEngine::Cpu);
   engine_note("cpu crt power", static_cast<double>(length), multimodular_detail(plan, a.length(), static_cast<slong>(e)));
   return r;
@@ -503,6 +523,7 @@ ZPoly power(const ZPoly& a, ulong e) {
   if (!a.is_zero() && a.length() > 1 && e > 1 && e <= (ulong{1} << 40) / static_cast<ulong>(a.length() - 1)) {
     const size_t length = static_cast<size_t>(e) * static_cast<size_t>(a.length() - 1) + 1;
     if (z_power_goes_to_gpu(a, e, length)) {
+      const ProgressScope progress("gpu crt power", static_cast<double>(length));
       MultimodularPlan plan;
       try {
         ZPoly r = power_multimodular(a, e, ProductEngine::Gpu, &plan);
@@ -517,6 +538,7 @@ ZPoly power(const ZPoly& a, ulong e) {
   if (auto r = power_z_on_cpu_primes(a, e)) return std::move(*r);
   double n = static_cast<double>(a.length()) * static_cast<double>(e);
   engine_note("flint fmpz_poly_pow", n, product_detail(a.length(), static_cast<slong>(e)));
+  const ProgressScope progress("flint fmpz_poly_pow", n, n >= flint_progress_from);
   ZPoly r;
   fmpz_poly_pow(r.get(), a.get(), e);
   return r;

@@ -7,6 +7,7 @@
 #include "algebra/poly/modpoly_ops.hpp"
 #include "algebra/support/error.hpp"
 #include "algebra/support/parallel.hpp"
+#include "algebra/support/progress.hpp"
 
 #include <flint/flint.h>
 #include <flint/ulong_extras.h>
@@ -126,6 +127,7 @@ std::vector<Fmpz> roots(const ModPoly& f) {
   d.modulus = f.word() ? f.modulus()->word() : 0;
   d.modulus_bits = static_cast<unsigned>(fmpz_bits(f.modulus()->value()));
   engine_explain("roots by splitting", static_cast<double>(f.length()), d);
+  const ProgressScope progress("roots by splitting", static_cast<double>(f.length()));
   return roots_by_splitting(f, split_flint_below);
 }
 

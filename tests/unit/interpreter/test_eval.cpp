@@ -558,3 +558,11 @@ TEST_CASE("sums of terms: errors keep their positions", "[eval][errors]") {
   REQUIRE(g);
   CHECK_THAT(g->message(), Catch::Contains("negative power"));
 }
+
+TEST_CASE("an error's source line is the line it is on, the first line of a longer source included", "[eval][errors]") {
+  const cas::Source source{"<test>", "first line\nsecond\n", 1};
+  CHECK(cas::Position{&source, 0}.line_text() == "first line");
+  CHECK(cas::Position{&source, 4}.line_text() == "first line");
+  CHECK(cas::Position{&source, 11}.line_text() == "second");
+  CHECK(cas::Position{&source, 10}.line_text() == "first line");  // the newline ends its line
+}

@@ -349,11 +349,12 @@ TEST_CASE("the teaching builtins refuse bad input with clear messages", "[teachi
         "evaltable: deg f = 8 must be less than n = 8 (a DFT of length n holds n coefficients)");
   CHECK(message("evaltable(x mod 5, 2 mod 17, 8)") == "evaltable: f is over Z/5Z but w is in Z/17Z");
   CHECK(message("butterfly([1, 2], 16 mod 17, \"fft.png\")") ==
-        "butterfly: argument 3 must be the name of an SVG file, ending in .svg, not \"fft.png\"");
+        "butterfly: argument 3 must be the name of an SVG file, ending in .svg, or an ordering (\"cooley-tukey\" or "
+        "\"stockham\"), not \"fft.png\"");
   CHECK(message("butterfly([1, 2], 16 mod 17, \"/nonexistent-dir/fft.svg\")") ==
         "butterfly: cannot write '/nonexistent-dir/fft.svg' (No such file or directory)");
   CHECK(message("dftmatrix(4, 4 mod 17, \"grid\")") ==
-        "dftmatrix: the mode must be \"powers\" or the name of an SVG file (ending in .svg), not \"grid\"");
+        "dftmatrix: the mode must be \"powers\", \"svg\" or the name of an SVG file (ending in .svg), not \"grid\"");
   CHECK(message("dftmatrix(4, 2 mod 17, \"powers\")") ==
         "dftmatrix: 2 mod 17 is not a primitive 4th root of unity (its 4th power is not 1)");
 }
