@@ -381,10 +381,9 @@ void power_limb_source(const LimbSource& f, std::uint64_t e, const std::vector<s
     reconstruct_to_sink(powers, length, primes, result);
 }
 
-std::vector<std::uint64_t> multiply_magnitudes_summed(const std::uint64_t* a, std::size_t limbs_a, std::size_t chunks_a,
-                                                      const std::uint64_t* b, std::size_t limbs_b, std::size_t chunks_b,
-                                                      unsigned chunk_bits, const std::vector<std::uint64_t>& primes,
-                                                      std::size_t words)
+void multiply_magnitudes_summed(const std::uint64_t* a, std::size_t limbs_a, std::size_t chunks_a,
+                                const std::uint64_t* b, std::size_t limbs_b, std::size_t chunks_b, unsigned chunk_bits,
+                                const std::vector<std::uint64_t>& primes, std::size_t words, std::uint64_t* summed_out)
 {
     using namespace detail;
     require_device();
@@ -411,7 +410,7 @@ std::vector<std::uint64_t> multiply_magnitudes_summed(const std::uint64_t* a, st
     sum_words<<<grid_for(groups, block), block, 0, stream()>>>(limbs.data(), length, width, chunk_bits, words,
                                                                summed.data(), summed.data() + words);
     check_launch("sum_words");
-    return summed.to_host();
+    summed.download(summed_out, words + groups);
 }
 
 std::size_t longest_resultant_operand()

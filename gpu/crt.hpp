@@ -43,12 +43,13 @@ void power_limb_source(const LimbSource& f, std::uint64_t e, const std::vector<s
 // |a| |b| for magnitudes given as limbs, as polynomials in t = 2^chunk_bits (chunks_a and
 // chunks_b chunks of chunk_bits <= 128 bits): the product's coefficients c_i, which must be below
 // 2^(3 chunk_bits) and below M / 2, come back evaluated at t word by word: `words` sums followed by
-// crt::summed_groups(words) words of 2-bit carries (crt::summed_words_entry); the host adds the
-// carries (finish_summed_words in algebra/multimodular/multimodular.hpp).
-std::vector<std::uint64_t> multiply_magnitudes_summed(const std::uint64_t* a, std::size_t limbs_a, std::size_t chunks_a,
-                                                      const std::uint64_t* b, std::size_t limbs_b, std::size_t chunks_b,
-                                                      unsigned chunk_bits, const std::vector<std::uint64_t>& primes,
-                                                      std::size_t words);
+// crt::summed_groups(words) words of 2-bit carries (crt::summed_words_entry), written to `summed`;
+// the host adds the carries (finish_summed_words in algebra/multimodular/multimodular.hpp). The
+// caller owns `summed`, so that it can hand over memory it has touched before (a reused block:
+// fresh memory costs a page fault a page on its first touch).
+void multiply_magnitudes_summed(const std::uint64_t* a, std::size_t limbs_a, std::size_t chunks_a,
+                                const std::uint64_t* b, std::size_t limbs_b, std::size_t chunks_b, unsigned chunk_bits,
+                                const std::vector<std::uint64_t>& primes, std::size_t words, std::uint64_t* summed);
 
 // The longest operand (in coefficients) resultants_of_limb_sources takes on this device: both
 // residue rows of a prime in one block's shared memory (13,000 words and more on the H100).

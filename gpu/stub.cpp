@@ -107,9 +107,8 @@ std::vector<std::uint64_t> resultants_of_limb_sources(const LimbSource&, const L
 std::size_t set_block_products_limit(std::size_t) { return 0; }
 std::size_t set_piece_products_limit(std::size_t) { return 0; }
 std::size_t set_warp_garner_limit(std::size_t) { return 0; }
-std::vector<std::uint64_t> multiply_magnitudes_summed(const std::uint64_t*, std::size_t, std::size_t,
-                                                      const std::uint64_t*, std::size_t, std::size_t, unsigned,
-                                                      const std::vector<std::uint64_t>&, std::size_t)
+void multiply_magnitudes_summed(const std::uint64_t*, std::size_t, std::size_t, const std::uint64_t*, std::size_t,
+                                std::size_t, unsigned, const std::vector<std::uint64_t>&, std::size_t, std::uint64_t*)
 {
     unavailable();
 }

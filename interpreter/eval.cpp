@@ -55,14 +55,14 @@ Value& variable(Interpreter& in, const Slot& slot) {
 
 // ---- names ---------------------------------------------------------------
 
-Value VarRef::eval(Interpreter& in) const {
+const Value* VarRef::value_in_place(Interpreter& in) const {
   const Value& v = variable(in, slot_);
   if (v.is_none()) {
     if (in.function(name_) || builtins().find(name_))
       throw Error(where(), "'" + name_ + "' is a function: call it as " + name_ + "(...)");
     throw Error(where(), "undefined variable '" + name_ + "'");
   }
-  return v;
+  return &v;
 }
 
 void VarRef::resolve(Resolver& r) { slot_ = r.slot(name_); }
@@ -236,9 +236,29 @@ Value apply_modulo(BinaryOp op, const Value& a, const Value& b, const Value& mod
 }  // namespace
 
 // The chain left to right; with a modulus, as Node::eval_modulo says.
+// Variables and constants are read in place (Node::value_in_place): an operand is never copied
+// when nothing runs between its read and the operation. So the first operand too when the first
+// link's operand is one of them.
 Value Binary::evaluate(Interpreter& in, const Value* modulus) const {
-  Value result = modulus ? first_->eval_modulo(in, *modulus) : first_->eval(in);
-  for (size_t i = 0; i < links_.size();) {
+  auto operate = [&](const Link& link, const Value& a, const Value& b) {
+    Value next = at_position(link.where, [&] {
+      return modulus ? apply_modulo(link.op, a, b, *modulus) : apply(link.op, a, b);
+    });
+    check_interrupt(link.where);
+    return next;
+  };
+  Value result;
+  size_t i = 0;
+  const Value* first = links_.empty() ? nullptr : first_->value_in_place(in);
+  if (first && (first->is(Kind::ZPoly) && (links_[0].op == BinaryOp::Add || links_[0].op == BinaryOp::Sub)))
+    first = nullptr;  // a sum of terms is gathered in place below
+  if (const Value* second = first ? links_[0].operand->value_in_place(in) : nullptr) {
+    result = operate(links_[0], *first, *second);
+    i = 1;
+  } else {
+    result = modulus ? first_->eval_modulo(in, *modulus) : first_->eval(in);
+  }
+  while (i < links_.size()) {
     const Link& link = links_[i];
     if (result.is(Kind::ZPoly) && (link.op == BinaryOp::Add || link.op == BinaryOp::Sub)) {
       if (const size_t end = add_terms(in, result, i); end > i) {
@@ -246,13 +266,13 @@ Value Binary::evaluate(Interpreter& in, const Value* modulus) const {
         continue;
       }
     }
-    const bool in_modulo = modulus && link.op != BinaryOp::Pow;  // an exponent is an integer as anywhere
-    Value right = in_modulo ? link.operand->eval_modulo(in, *modulus) : link.operand->eval(in);
-    Value next = at_position(link.where, [&] {
-      return modulus ? apply_modulo(link.op, result, right, *modulus) : apply(link.op, result, right);
-    });
-    check_interrupt(link.where);
-    result = std::move(next);
+    if (const Value* right = link.operand->value_in_place(in)) {
+      result = operate(link, result, *right);
+    } else {
+      const bool in_modulo = modulus && link.op != BinaryOp::Pow;  // an exponent is an integer as anywhere
+      const Value value = in_modulo ? link.operand->eval_modulo(in, *modulus) : link.operand->eval(in);
+      result = operate(link, result, value);
+    }
     i++;
   }
   return result;

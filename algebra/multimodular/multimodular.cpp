@@ -658,22 +658,20 @@ namespace {
 size_t packed_words(size_t length, unsigned b) { return static_cast<size_t>(b) * (length + 2) / 64 + 2; }
 
 // P_0 + P_1 + P_2 before the carries between words (crt::summed_words_entry): `words` sums, then
-// crt::summed_groups(words) words of 2-bit carries.
-std::vector<ulong> summed_words_on_host(const crt::LimbMatrix& c, unsigned b, size_t words) {
+// crt::summed_groups(words) words of 2-bit carries, into `summed`.
+void summed_words_on_host(const crt::LimbMatrix& c, unsigned b, size_t words, ulong* summed) {
   const size_t groups = crt::summed_groups(words);
-  std::vector<ulong> summed(words + groups);
   parallel_ranges(groups, 1024, [&](size_t begin, size_t end) {
     for (size_t g = begin; g < end; g++)
-      crt::summed_words_entry(g, c.limbs.data(), c.count, c.width, b, words, summed.data(), summed.data() + words);
+      crt::summed_words_entry(g, c.limbs.data(), c.count, c.width, b, words, summed, summed + words);
   });
-  return summed;
 }
 
 // |a| |b| as summed words (summed_words_on_host) by the GPU pipeline's steps on the host: b-bit
 // chunks reduced modulo each prime, the products, Garner into a limb matrix, the packed sums
-// added word by word.
-std::vector<ulong> multiply_magnitudes_on_host(const Limbs& a, size_t chunks_a, const Limbs& b, size_t chunks_b,
-                                               unsigned limb_bits, const std::vector<ulong>& primes, size_t words) {
+// added word by word, into `summed`.
+void multiply_magnitudes_on_host(const Limbs& a, size_t chunks_a, const Limbs& b, size_t chunks_b, unsigned limb_bits,
+                                 const std::vector<ulong>& primes, size_t words, ulong* summed) {
   auto chunk_residues = [limb_bits](const Limbs& x) {
     return [&x, limb_bits](size_t i, const crt::ReductionPrime& q, ulong* residues) {
       crt::chunk_residue_entry(i, x.limbs, x.count, limb_bits, q, residues);
@@ -683,7 +681,7 @@ std::vector<ulong> multiply_magnitudes_on_host(const Limbs& a, size_t chunks_a, 
   const Words ra = residues_on_host(chunks_a, primes, reduced, chunk_residues(a));
   const Words rb = residues_on_host(chunks_b, primes, reduced, chunk_residues(b));
   Words products = products_on_cpu(Residues{ra.data(), chunks_a, rb.data(), chunks_b}, primes);
-  return summed_words_on_host(reconstruct_on_host(products.data(), chunks_a + chunks_b - 1, primes), limb_bits, words);
+  summed_words_on_host(reconstruct_on_host(products.data(), chunks_a + chunks_b - 1, primes), limb_bits, words, summed);
 }
 
 // The plan for b-bit chunks: every chunk is below 2^b.
@@ -699,11 +697,15 @@ MultimodularPlan plan_for_chunks(size_t chunks_a, size_t chunks_b, ulong limb_bi
 
 // Straight into out's limbs: ranges of words in parallel, each adding the carries inside it; each
 // range's carry out (at most 3) then added into the next range in order.
-void finish_summed_words(fmpz_t out, const std::vector<ulong>& summed, size_t words, size_t ranges) {
+void finish_summed_words(fmpz_t out, const ulong* summed, size_t words, size_t ranges) {
   mpz_ptr z = _fmpz_promote(out);
   mpz_realloc2(z, static_cast<mp_bitcnt_t>(words) * 64);
   ulong* x = z->_mp_d;
-  const ulong* sums = summed.data();
+  // A new integer's limbs are fresh memory, first touched by the ranges below: with huge pages
+  // asked for, a product of two 10^8-bit integers takes 5.3-5.6 ms in cas, 7.4-7.9 without
+  // (docs/measurements.md, "A product in cas against the engine's figure").
+  advise_huge_pages_if_large(x, words * sizeof(ulong));
+  const ulong* sums = summed;
   const ulong* carry_bits = sums + words;
   const size_t grain = 4096;
   if (ranges == 0) ranges = std::min<size_t>(core_count(), words / grain);
@@ -750,13 +752,16 @@ void multiply_integers_multimodular(fmpz_t out, const fmpz_t a, const fmpz_t b, 
   progress_primes(plan.primes.size());
   const unsigned bits = static_cast<unsigned>(limb_bits);
   const size_t words = packed_words(chunks_a + chunks_b - 1, bits);
-  const std::vector<ulong> summed =
-      engine == ProductEngine::Gpu
-          ? gpu::multiply_magnitudes_summed(la.limbs, la.count, chunks_a, lb.limbs, lb.count, chunks_b, bits,
-                                            plan.primes, words)
-          : multiply_magnitudes_on_host(la, chunks_a, lb, chunks_b, bits, plan.primes, words);
+  // Every entry written by the engine; a reused block, not fresh memory, from the second product
+  // of a size on (words.hpp).
+  Words summed(words + crt::summed_groups(words));
+  if (engine == ProductEngine::Gpu)
+    gpu::multiply_magnitudes_summed(la.limbs, la.count, chunks_a, lb.limbs, lb.count, chunks_b, bits, plan.primes,
+                                    words, summed.data());
+  else
+    multiply_magnitudes_on_host(la, chunks_a, lb, chunks_b, bits, plan.primes, words, summed.data());
   Fmpz product;  // out may alias a or b
-  finish_summed_words(product.get(), summed, words);
+  finish_summed_words(product.get(), summed.data(), words);
   fmpz_swap(out, product.get());
   if (sign < 0) fmpz_neg(out, out);
   if (plan_out) *plan_out = plan;

@@ -126,7 +126,7 @@ crt::LimbMatrix multiply_limb_matrices_on_host(const crt::LimbMatrix& a, const c
 // carries (crt::summed_words_entry, crt::carry_out_of), the last word's carry zero; the result
 // must fit in `words` words. ranges: how many pieces are added in parallel (0: one per core, pieces
 // of at least 4096 words).
-void finish_summed_words(fmpz_t out, const std::vector<ulong>& summed, size_t words, size_t ranges = 0);
+void finish_summed_words(fmpz_t out, const ulong* summed, size_t words, size_t ranges = 0);
 
 // out = a * b for integers: |a| and |b| cut into chunks of b = integer_limb_bits bits (polynomials
 // at x = 2^b, every chunk reduced straight from the limbs), one product modulo each of three

@@ -7,6 +7,8 @@
 #include <flint/fmpz_mod_poly.h>
 #include <flint/nmod_poly.h>
 
+#include <cstddef>
+
 namespace cas {
 
 class ModPoly {
@@ -32,6 +34,9 @@ class ModPoly {
   void coeff(fmpz_t out, slong i) const;       // zero beyond the length
   void set_coeff(slong i, const fmpz_t c);     // c is reduced mod p
   void fit_length(slong n);
+  // Room for n coefficients (word-size p): for a long array that this polynomial does not have
+  // yet, a block that a freed long array left (words.hpp, allocate_large_words), its pages touched.
+  void reserve_words(size_t n);
 
  private:
   void init_storage();
@@ -52,7 +57,7 @@ ModPoly modpoly_from_words(const ModulusPtr& m, const ulong* words, size_t count
 template <class Write>
 ModPoly written_modpoly(const ModulusPtr& m, size_t length, Write&& write) {
   ModPoly r(m);
-  r.fit_length(static_cast<slong>(length));
+  r.reserve_words(length);
   write(r.nmod()->coeffs);
   r.nmod()->length = static_cast<slong>(length);
   _nmod_poly_normalise(r.nmod());

@@ -5,6 +5,7 @@
 #include "gpu/host_memory.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <deque>
 #include <mutex>
 #include <new>
@@ -39,13 +40,13 @@ class LargeBlocks {
     try {
       blocks_.push_back(Block{memory, bytes});
     } catch (const std::bad_alloc&) {
-      ::operator delete(memory);
+      std::free(memory);
       return;
     }
     held_ += bytes;
     while (held_ > budget()) {
       held_ -= blocks_.front().bytes;
-      ::operator delete(blocks_.front().memory);
+      std::free(blocks_.front().memory);
       blocks_.pop_front();
     }
   }
@@ -74,7 +75,8 @@ LargeBlocks& large_blocks() {
 
 void* allocate_large_words(std::size_t bytes) {
   if (void* memory = large_blocks().take(bytes)) return memory;
-  void* memory = ::operator new(bytes);
+  void* memory = std::malloc(bytes);  // malloc's, so that FLINT may realloc or free a polynomial's block
+  if (!memory) throw std::bad_alloc();
   advise_huge_pages_if_large(memory, bytes);
   return memory;
 }

@@ -16,11 +16,13 @@ namespace cas {
 // (gpu/host_memory.hpp; out of line, so that this header does not bring cas::gpu along).
 void advise_huge_pages_if_large(void* memory, std::size_t bytes);
 
-// Memory for arrays of `bytes` >= 4 MiB: a block of the same size that a Words array freed
-// lately, else a fresh one (with the huge-page hint). Freed blocks are kept for reuse, the latest
-// up to min(1 GiB, physical memory / 16): the first touch of fresh memory (the kernel zeroing its
-// huge pages) is a fifth of a Z[x] product's time otherwise, for its residue, transform and result
-// arrays, every product (docs/measurements.md, "Word arrays: huge pages and reused blocks").
+// Memory for arrays of `bytes` >= 4 MiB: a block of the same size that a Words array (or a long
+// polynomial over a word-size Z/pZ, modpoly.hpp) freed lately, else a fresh one from malloc (with
+// the huge-page hint). Freed blocks are kept for reuse, the latest up to min(1 GiB, physical
+// memory / 16): the first touch of fresh memory (the kernel zeroing its huge pages) is a fifth of
+// a Z[x] product's time otherwise, for its residue, transform and result arrays, every product
+// (docs/measurements.md, "Word arrays: huge pages and reused blocks"). Blocks are malloc's:
+// free_large_words takes any block of `bytes` that malloc returned.
 void* allocate_large_words(std::size_t bytes);
 void free_large_words(void* memory, std::size_t bytes);
 constexpr std::size_t large_words_from = std::size_t(4) << 20;

@@ -311,7 +311,7 @@ TEST_CASE("multimodular: summed words finished in parallel ranges, carries acros
         fmpz_add(expected.get(), expected.get(), term.get());
       }
       cas::Fmpz sum;
-      cas::finish_summed_words(sum.get(), summed, words, ranges);
+      cas::finish_summed_words(sum.get(), summed.data(), words, ranges);
       INFO("pattern " << pattern << ", " << ranges << " ranges");
       CHECK(fmpz_equal(sum.get(), expected.get()));
     }
@@ -533,7 +533,7 @@ TEST_CASE("multimodular: host conversions of the GPU pipeline", "[.][timing]") {
   cas::Fmpz integer;
   for (const char* run : {"first run", "into the same integer"}) {  // the first one faults its pages in
     start = std::chrono::steady_clock::now();
-    cas::finish_summed_words(integer.get(), summed, words);
+    cas::finish_summed_words(integer.get(), summed.data(), words);
     WARN("finish_summed_words, 3.2e6 words, " << run << ": " << ms_since(start) << " ms");
   }
 }
