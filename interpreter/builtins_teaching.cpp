@@ -29,7 +29,7 @@ bool is_ordering(const std::string& mode, FftOrdering& ordering) {
   return true;
 }
 
-// The optional ordering argument of fftsteps and butterfly: "cooley-tukey" (the default) or "stockham".
+// The optional ordering argument of butterfly: "cooley-tukey" (the default) or "stockham".
 FftOrdering ordering_arg(const CallContext& c, size_t i, const char* fn) {
   FftOrdering ordering = FftOrdering::CooleyTukey;
   if (c.args.size() <= i || is_ordering(str_arg(c, i, fn), ordering)) return ordering;
@@ -79,8 +79,38 @@ void show_picture(CallContext& c, const std::string& path, const std::string& sv
   }
 }
 
+// The optional mode of fftsteps: an ordering, or "shifts" (the Cooley-Tukey FFT with each product
+// shown as a digit shift, for p = w^k + 1).
+struct StepsMode {
+  FftOrdering ordering = FftOrdering::CooleyTukey;
+  bool shifts = false;
+};
+
+StepsMode steps_mode_arg(const CallContext& c) {
+  StepsMode mode;
+  if (c.args.size() <= 2) return mode;
+  const std::string& text = str_arg(c, 2, "fftsteps");
+  if (text == "shifts")
+    mode.shifts = true;
+  else if (!is_ordering(text, mode.ordering))
+    throw DomainError("fftsteps: the mode must be \"cooley-tukey\", \"stockham\" or \"shifts\", not " +
+                      format(c.args[2]));
+  return mode;
+}
+
+Value fftsteps_shifts(CallContext& c) {
+  const teaching::ShiftTrace trace = teaching::trace_shift_fft(c.args[0], c.args[1], "fftsteps");
+  explain_trace(trace_note(FftOrdering::CooleyTukey), trace.fft.result().size(), 0, c.args[1]);
+  show_table(
+      c, [&](std::ostream& out) { teaching::write_shift_trace(out, trace); },
+      [&] { return teaching::shift_trace_html(trace); });
+  return residue_vector(trace.fft.result(), trace.fft.modulus);
+}
+
 Value fftsteps(CallContext& c) {
-  const FftOrdering ordering = ordering_arg(c, 2, "fftsteps");
+  const StepsMode mode = steps_mode_arg(c);
+  if (mode.shifts) return fftsteps_shifts(c);
+  const FftOrdering ordering = mode.ordering;
   const teaching::FftTrace trace = teaching::trace_fft(c.args[0], c.args[1], ordering, "fftsteps");
   explain_trace(trace_note(ordering), trace.result().size(), 0, c.args[1]);
   show_table(
@@ -198,8 +228,13 @@ void register_teaching_builtins(Registry& r) {
         "factor w^k, the values a, b before and a + w^k*b, a - w^k*b after, and the whole vector after the stage. "
         "fftsteps(v, w, \"stockham\"): the same for the Stockham FFT (Moreno Maza & Pan 2010, formula (12)), which "
         "needs no bit reversal: each stage reads through a stride permutation and writes the pairs (j, j + n/2), so "
-        "that the two orderings can be compared; \"cooley-tukey\" names the default. Returns the DFT. "
-        "Example: fftsteps([1, 2, 1, 2, 1, 2, 1, 2], 2 mod 17).");
+        "that the two orderings can be compared; \"cooley-tukey\" names the default. "
+        "fftsteps(v, w, \"shifts\"): for p = w^k + 1 (a generalized Fermat number, w its base r, of order 2k) and "
+        "len(v) = 2k, the Cooley-Tukey stages with every product w^j*b shown in base-w digits: b's k digits moved up "
+        "j places, the j that pass the top coming back at the bottom negated (w^k = -1), so that no multiplication "
+        "happens (Fuerer's trick). Returns the DFT. "
+        "Examples: fftsteps([1, 2, 1, 2, 1, 2, 1, 2], 2 mod 17), fftsteps([1, 2, 3, 4, 5, 6, 7, 8], 16 mod 65537, "
+        "\"shifts\").");
   r.reg("sixstep", 4, sixstep,
         "sixstep(v, w, J, K): the DFT of v at w (= dft(v, w)) by the six-step algorithm for n = len(v) = J*K, "
         "printing the matrices: 1. v reshaped into J rows of K, 2. a DFT of length J at w^K down each column, "

@@ -2,9 +2,11 @@
 
 #include "algebra/support/error.hpp"
 #include "algebra/fourier/fourier.hpp"
+#include "algebra/integers/generalized_fermat.hpp"
 #include "algebra/poly/modpoly_ops.hpp"
 #include "algebra/poly/multipoint.hpp"
 
+#include <optional>
 #include <string>
 
 namespace cas::teaching {
@@ -97,6 +99,110 @@ FftTrace trace_fft(const Value& v, const Value& w, FftOrdering ordering, const c
     stage.after = apply_butterflies(current, stage.butterflies, powers, *t.modulus);
     current = stage.after;
     t.stages.push_back(std::move(stage));
+  }
+  return t;
+}
+
+namespace {
+
+// The base-r digits of b, least significant first: k of them for b < r^k, and k + 1 (a leading
+// 1) for b = r^k, the one residue p - 1 that k digits cannot hold.
+std::vector<Fmpz> base_digits(const Fmpz& b, const Fmpz& r, ulong k) {
+  std::vector<Fmpz> digits(k);
+  Fmpz rest = b;
+  for (ulong i = 0; i < k; i++) fmpz_fdiv_qr(rest.get(), digits[i].get(), rest.get(), r.get());
+  if (!fmpz_is_zero(rest.get())) digits.push_back(rest);
+  return digits;
+}
+
+// sum digits[i] r^i, by Horner's rule.
+Fmpz digits_value(const std::vector<Fmpz>& digits, const Fmpz& r) {
+  Fmpz value;
+  for (size_t i = digits.size(); i-- > 0;) {
+    fmpz_mul(value.get(), value.get(), r.get());
+    fmpz_add(value.get(), value.get(), digits[i].get());
+  }
+  return value;
+}
+
+}  // namespace
+
+// b = sum d_i r^i, so r^j b = sum d_i r^(i+j); a place i + j >= k holds r^(i+j) = -r^(i+j-k),
+// since r^k = -1: the digit comes back at place i + j - k, negated.
+ShiftedProduct shifted_product(const Fmpz& b, ulong j, const Fmpz& r, ulong k, const Fmpz& p) {
+  ShiftedProduct out;
+  out.shift = j;
+  out.digits = base_digits(b, r, k);
+  out.shifted.resize(k);
+  for (ulong i = 0; i < out.digits.size(); i++) {
+    const ulong place = i + j;
+    if (place < k)
+      fmpz_add(out.shifted[place].get(), out.shifted[place].get(), out.digits[i].get());
+    else
+      fmpz_sub(out.shifted[place - k].get(), out.shifted[place - k].get(), out.digits[i].get());
+  }
+  out.value = digits_value(out.shifted, r);
+  fmpz_mod(out.product.get(), out.value.get(), p.get());
+  return out;
+}
+
+namespace {
+
+// The r with r^k = m, if there is one (k >= 1).
+std::optional<Fmpz> exact_root(const Fmpz& m, ulong k) {
+  Fmpz root, power;
+  fmpz_root(root.get(), m.get(), static_cast<slong>(k));
+  fmpz_pow_ui(power.get(), root.get(), k);
+  if (!fmpz_equal(power.get(), m.get())) return std::nullopt;
+  return root;
+}
+
+std::string fermat_text(const Fmpz& p, const Fmpz& r, ulong k) {
+  return p.to_string() + " = " + r.to_string() + "^" + std::to_string(k) + " + 1";
+}
+
+// Why w is not the base of p = w^k + 1, and which base is: the r of p = r^(n/2) + 1 for the n
+// entries of v, or else the r of p's generalized Fermat form (with the length it needs).
+[[noreturn]] void refuse_base(const Fmpz& p, const Fmpz& w, size_t n, const char* what) {
+  const std::string need = std::string(what) + ": \"shifts\" needs p = w^k + 1 with w the base r";
+  Fmpz m;
+  fmpz_sub_ui(m.get(), p.get(), 1);
+  if (n >= 4 && n % 2 == 0)
+    if (std::optional<Fmpz> r = exact_root(m, n / 2))
+      throw DomainError(need + ": " + fermat_text(p, *r, n / 2) + ", so w = " + r->to_string() +
+                        " (an element of order " + std::to_string(n) + "), not " + w.to_string());
+  if (std::optional<GeneralizedFermat> form = generalized_fermat_form(p))
+    throw DomainError(need + ": " + fermat_text(p, Fmpz(form->r), form->k) + ", so w = " + std::to_string(form->r) +
+                      " (an element of order " + std::to_string(2 * form->k) + ", for " +
+                      std::to_string(2 * form->k) + " entries), not " + w.to_string());
+  throw DomainError(need + ", and " + p.to_string() +
+                    " is not r^k + 1 for any r < 2^64 and k >= 2 a power of two (65537 = 16^4 + 1 is)");
+}
+
+// p = w^k + 1 and n = 2k; returns k.
+ulong require_shift_base(const Fmpz& p, const Fmpz& w, size_t n, const char* what) {
+  ulong k = 0;
+  if (!is_shift_root(p, w, k)) refuse_base(p, w, n, what);
+  if (n != 2 * k)
+    throw DomainError(std::string(what) + ": \"shifts\" at w = " + w.to_string() + " is one DFT of length 2k = " +
+                      std::to_string(2 * k) + ", as " + fermat_text(p, w, k) + "; v has " + std::to_string(n) +
+                      " entries");
+  return k;
+}
+
+}  // namespace
+
+ShiftTrace trace_shift_fft(const Value& v, const Value& w, const char* what) {
+  const size_t n = residues_at_root(v, w, what).size();  // checks w and v first
+  const Fmpz p(w.modulus()->value()), base(w.as_int());
+  ShiftTrace t;
+  t.k = require_shift_base(p, base, n, what);
+  t.fft = trace_fft(v, w, FftOrdering::CooleyTukey, what);
+  for (const FftStage& stage : t.fft.stages) {
+    std::vector<ShiftedProduct> products;
+    for (const Butterfly& b : stage.butterflies)
+      products.push_back(shifted_product(stage.before[b.read_bottom], b.twiddle_exponent, base, t.k, p));
+    t.products.push_back(std::move(products));
   }
   return t;
 }

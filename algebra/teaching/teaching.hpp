@@ -49,6 +49,34 @@ struct FftTrace {
 //     the butterflies DFT_2 x I_(n/2), which always write the pairs (j, j + n/2).
 FftTrace trace_fft(const Value& v, const Value& w, FftOrdering ordering, const char* what);
 
+// The product w^j b of a butterfly when p = w^k + 1, so that w is the base r of the seed's
+// generalized Fermat prime and r^k = -1 ("Multiplication by r^i ... reduces to a negacyclic
+// shift"): b written in base r, then the same digits moved up j places, those that pass the top
+// (position k) coming back at the bottom negated. No multiplication happens.
+struct ShiftedProduct {
+  ulong shift = 0;            // j, the twiddle exponent, 0 <= j < k
+  std::vector<Fmpz> digits;   // b in base r, least significant first: k digits, or k + 1 for b = p - 1 = r^k
+  std::vector<Fmpz> shifted;  // k signed digits, least significant first; those below position j came around the top
+  Fmpz value;                 // sum shifted[i] r^i, which is r^j b modulo p, in -(p - 1)..p - 1
+  Fmpz product;               // r^j b mod p: value, plus p when it is negative
+};
+
+// b * r^j as a shift of the base-r digits of b (0 <= b < p = r^k + 1, 0 <= j < k).
+ShiftedProduct shifted_product(const Fmpz& b, ulong j, const Fmpz& r, ulong k, const Fmpz& p);
+
+// The radix-2 Cooley-Tukey FFT of fftsteps(v, w, "shifts"): p = w^k + 1 as integers, and
+// n = len(v) = 2k, so w (of order 2k) is the root of ONE base-case DFT of length 2k, the seed's
+// DFT_K with K = 2k, whose twiddles are all powers of w (Fuerer's trick).
+struct ShiftTrace {
+  FftTrace fft;  // the stages, Cooley-Tukey order, at w
+  ulong k = 0;   // p = w^k + 1
+  std::vector<std::vector<ShiftedProduct>> products;  // products[s][i]: butterfly i of stage s
+};
+
+// DomainError naming `what` unless p = w^k + 1 (suggesting the base r of p = r^(n/2) + 1, or
+// of p's generalized Fermat form, when p has one) and n = 2k; then the checks of trace_fft.
+ShiftTrace trace_shift_fft(const Value& v, const Value& w, const char* what);
+
 // The bit-reversal permutation of 0..n-1 (n a power of two): rev[i] has the log2 n binary digits of i reversed.
 std::vector<size_t> bit_reversal(size_t n);
 

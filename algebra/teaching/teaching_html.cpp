@@ -77,6 +77,16 @@ std::string fft_trace_html(const FftTrace& t) {
   return division(out);
 }
 
+std::string shift_trace_html(const ShiftTrace& t) {
+  std::string out = heading(shift_title(t));
+  for (const std::string& line : shift_outline(t)) out += paragraph(line);
+  out += paragraph("input: " + residue_list(t.fft.input));
+  out += heading(bit_reversal_heading(t.fft)) + table(bit_reversal_rows(t.fft)) + after(t.fft.first_stage_input);
+  for (size_t s = 0; s < t.fft.stages.size(); s++)
+    out += heading(shift_stage_heading(t, s)) + table(shift_stage_rows(t, s)) + after(t.fft.stages[s].after);
+  return division(out);
+}
+
 // Each step's number before its first part; a later part of the same step (step 3's products)
 // is a plain line under it.
 std::string six_step_html(const SixStepTrace& t) {

@@ -12,6 +12,9 @@ namespace cas::teaching {
 // The title and outline, the input, the bit reversal (Cooley-Tukey), then a table per stage with
 // the whole vector after it.
 std::string fft_trace_html(const FftTrace& t);
+// fftsteps(v, w, "shifts"): the title and outline, the input, the bit reversal, then a table per
+// stage whose rows show each product w^j*b as b's base-r digits shifted j places.
+std::string shift_trace_html(const ShiftTrace& t);
 // The six steps, each with its matrix as a table, its rows and columns numbered r and c.
 std::string six_step_html(const SixStepTrace& t);
 // The table i, w^i, f(w^i) and the interpolation back; f_text is f's printed form.

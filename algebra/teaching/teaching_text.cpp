@@ -112,6 +112,67 @@ Rows fft_stage_rows(const FftTrace& t, size_t s) {
   return rows;
 }
 
+std::string shift_title(const ShiftTrace& t) {
+  const std::string p = t.fft.modulus->to_string();
+  return "radix-2 Cooley-Tukey FFT of length " + std::to_string(t.fft.input.size()) + " over " + field(t.fft.modulus) +
+         " at w = " + text(t.fft.w) + ", where " + p + " = " + text(t.fft.w) + "^" + std::to_string(t.k) + " + 1";
+}
+
+std::vector<std::string> shift_outline(const ShiftTrace& t) {
+  const std::string r = text(t.fft.w), k = std::to_string(t.k);
+  return {"bit reversal, then " + plural(t.fft.stages.size(), "stage") +
+              " of butterflies (a, b) -> (a + w^j*b, a - w^j*b), in place",
+          "every twiddle w^j is a power of w = " + r + " with " + r + "^" + k +
+              " = -1, so w^j*b needs no multiplication:",
+          "b's " + k + " base-" + r + " digits move up j places, and the j passing the top come back negated (after "
+              "the |)"};
+}
+
+std::string shift_stage_heading(const ShiftTrace& t, size_t s) {
+  const size_t n = t.fft.input.size(), span = t.fft.stages[s].span;
+  return "stage " + std::to_string(s + 1) + " of " + std::to_string(t.fft.stages.size()) + ": pairs (i, i+" +
+         std::to_string(span) + ") in blocks of " + std::to_string(2 * span) + ", twiddle w^j with j = " +
+         std::to_string(n / (2 * span)) + "*m for the m-th pair of a block";
+}
+
+Rows shift_stage_rows(const ShiftTrace& t, size_t s) {
+  const FftStage& stage = t.fft.stages[s];
+  const Fmpz p(t.fft.modulus->value());
+  Rows rows{{"pair", "j", "a", "b", "b in base " + text(t.fft.w), "shifted j places", "w^j*b", "->", "a + w^j*b",
+             "a - w^j*b"}};
+  for (size_t i = 0; i < stage.butterflies.size(); i++) {
+    const Butterfly& b = stage.butterflies[i];
+    const ShiftedProduct& x = t.products[s][i];
+    rows.push_back({std::to_string(b.read_top) + ", " + std::to_string(b.read_bottom), std::to_string(x.shift),
+                    text(stage.before[b.read_top]), text(stage.before[b.read_bottom]), digits_text(x),
+                    shifted_digits_text(x), normalised_text(x, p), "->", text(stage.after[b.write_top]),
+                    text(stage.after[b.write_bottom])});
+  }
+  return rows;
+}
+
+std::string digits_text(const ShiftedProduct& x) {
+  std::string out = "(";
+  for (size_t i = x.digits.size(); i-- > 0;) out += text(x.digits[i]) + (i ? ", " : "");
+  return out + ")";
+}
+
+// Below place j every digit came around the top: shown with its minus sign even when it is 0.
+std::string shifted_digits_text(const ShiftedProduct& x) {
+  std::string out = "(";
+  for (size_t i = x.shifted.size(); i-- > 0;) {
+    const bool wrapped = i < x.shift;
+    out += wrapped && fmpz_is_zero(x.shifted[i].get()) ? "-0" : text(x.shifted[i]);
+    if (i) out += i == x.shift ? " | " : ", ";
+  }
+  return out + ")";
+}
+
+std::string normalised_text(const ShiftedProduct& x, const Fmpz& p) {
+  if (fmpz_sgn(x.value.get()) >= 0) return text(x.product);
+  return text(x.value) + " + " + text(p) + " = " + text(x.product);
+}
+
 std::string six_step_title(const SixStepTrace& t) {
   return "six-step DFT of length " + std::to_string(t.J * t.K) + " = " + std::to_string(t.J) + " x " +
          std::to_string(t.K) + " over " + field(t.modulus) + " at w = " + text(t.w);
@@ -187,6 +248,17 @@ void write_fft_trace(std::ostream& out, const FftTrace& t) {
   if (t.ordering == FftOrdering::CooleyTukey && !t.stages.empty()) write_bit_reversal(out, t);
   if (t.stages.empty()) out << "  " << fft_without_stages << "\n";
   for (size_t s = 0; s < t.stages.size(); s++) write_stage(out, t, s);
+}
+
+void write_shift_trace(std::ostream& out, const ShiftTrace& t) {
+  out << shift_title(t) << "\n";
+  for (const std::string& line : shift_outline(t)) out << "  " << line << "\n";
+  out << "  input: " << residue_list(t.fft.input) << "\n";
+  write_bit_reversal(out, t.fft);
+  for (size_t s = 0; s < t.fft.stages.size(); s++) {
+    out << "\n" << shift_stage_heading(t, s) << "\n";
+    out << aligned_rows(shift_stage_rows(t, s), "  ") << "  after: " << residue_list(t.fft.stages[s].after) << "\n";
+  }
 }
 
 // Each step's number before its first part; a later part of the same step indented under it.

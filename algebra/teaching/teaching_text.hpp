@@ -43,6 +43,25 @@ std::string fft_stage_heading(const FftTrace& t, size_t s);
 // Headings pair (Stockham: reads, writes), w^k, a, b, ->, a + w^k*b, a - w^k*b, then a row per butterfly.
 Rows fft_stage_rows(const FftTrace& t, size_t s);
 
+// fftsteps(v, w, "shifts"), the FFT of a ShiftTrace, as write_fft_trace shows the Cooley-Tukey
+// FFT, with each butterfly's product w^j*b as b's base-r digits shifted j places.
+void write_shift_trace(std::ostream& out, const ShiftTrace& t);
+// "radix-2 Cooley-Tukey FFT of length 8 over Z/65537Z at w = 16, where 65537 = 16^4 + 1"
+std::string shift_title(const ShiftTrace& t);
+// How the transform goes and how to read a shift, a sentence a line.
+std::vector<std::string> shift_outline(const ShiftTrace& t);
+// "stage 1 of 3: pairs (i, i+1) in blocks of 2, twiddle w^j with j = 4*m for the m-th pair of a block"
+std::string shift_stage_heading(const ShiftTrace& t, size_t s);
+// Headings pair, j, a, b, b in base r, shifted j places, w^j*b, ->, a + w^j*b, a - w^j*b, then a row per butterfly.
+Rows shift_stage_rows(const ShiftTrace& t, size_t s);
+// b's digits, most significant first: "(1, 2, 3, 4)".
+std::string digits_text(const ShiftedProduct& x);
+// The shifted digits, most significant first, those that came around the top after a bar with
+// their sign: "(2, 3, 4 | -1)".
+std::string shifted_digits_text(const ShiftedProduct& x);
+// The shifted digits' value made a residue: "9023", or "-820 + 65537 = 64717".
+std::string normalised_text(const ShiftedProduct& x, const Fmpz& p);
+
 // "six-step DFT of length 8 = 2 x 4 over Z/17Z at w = 2"
 std::string six_step_title(const SixStepTrace& t);
 // One part of a step of the six-step algorithm: what it does and the matrix it makes. Step 3 has

@@ -151,6 +151,18 @@ inline std::vector<Fmpz> random_residues(Random& r, const ModulusPtr& m, size_t 
 }
 
 // The vector of Z/pZ elements with these residues, and back.
+// 2^a + 2^b: the bases of the generalized Fermat primes of the seed, (2^63 + 2^34)^8 + 1 and
+// (2^62 + 2^36)^16 + 1.
+inline Fmpz two_powers(ulong a, ulong b) {
+  Fmpz r, term;
+  fmpz_one(r.get());
+  fmpz_mul_2exp(r.get(), r.get(), a);
+  fmpz_one(term.get());
+  fmpz_mul_2exp(term.get(), term.get(), b);
+  fmpz_add(r.get(), r.get(), term.get());
+  return r;
+}
+
 inline Value to_value(const std::vector<Fmpz>& residues, const ModulusPtr& m) { return residue_vector(residues, m); }
 
 inline std::vector<Fmpz> residues_of(const Value& v) {

@@ -343,7 +343,7 @@ TEST_CASE("the teaching builtins refuse bad input with clear messages", "[teachi
         "fftsteps: the entries must be integers or elements of Z/17Z, not 1 mod 5");
   CHECK(message("fftsteps(7, 16 mod 17)") == "fftsteps: expected a vector, not an integer");
   CHECK(message("fftsteps([1, 2], 16 mod 17, \"radix4\")") ==
-        "fftsteps: the ordering must be \"cooley-tukey\" or \"stockham\", not \"radix4\"");
+        "fftsteps: the mode must be \"cooley-tukey\", \"stockham\" or \"shifts\", not \"radix4\"");
   CHECK(message("sixstep([1, 2, 3, 4], 4 mod 17, 3, 2)") == "sixstep: J*K = 3*2 = 6 must be the length 4 of v");
   CHECK(message("evaltable(x^8, 2 mod 17, 8)") ==
         "evaltable: deg f = 8 must be less than n = 8 (a DFT of length n holds n coefficients)");

@@ -240,3 +240,25 @@ TEST_CASE("random traces: the HTML holds the text tables' words in their order",
       CHECK(words_of_html(html) == words_of_text(text.str()));
     }
 }
+
+TEST_CASE("the shift trace as HTML: 8 points modulo 65537 at w = 16, the text's words", "[teaching_html][shifts]") {
+  const ModulusPtr m = cas::make_modulus(65537);
+  const Value w = Value::mod(Fmpz(slong{16}).get(), m);
+  // 61440 = 0xF000 enters stage 1 at a twiddle 16^0; -8 = 65529 makes negative shifted values later.
+  const auto t = cas::teaching::trace_shift_fft(ints_mod({1, 61440, 3, 4, 65536, 6, 7, 65529}, m), w, "t");
+  const std::string html = cas::teaching::shift_trace_html(t);
+  INFO(html);
+  CHECK(markup_problem(html).empty());
+  CHECK(html.rfind("<div>", 0) == 0);
+  CHECK(count(html, "<table") == 1 + 3);  // the bit reversal, then log2(8) stages
+  CHECK(html.find("<p><b>radix-2 Cooley-Tukey FFT of length 8 over Z/65537Z at w = 16, where 65537 = 16^4 + 1</b></p>") !=
+        std::string::npos);
+  CHECK(count(html, "<tr><th>pair</th><th>j</th><th>a</th><th>b</th><th>b in base 16</th><th>shifted j places</th>"
+                    "<th>w^j*b</th><th>-&gt;</th><th>a + w^j*b</th><th>a - w^j*b</th></tr>") == 3);
+  CHECK(count(last_table(html), "<tr>") == 1 + 4);
+  CHECK(html.find(" | -") != std::string::npos);
+  CHECK(html.find(" + 65537 = ") != std::string::npos);  // a negative shifted value made a residue
+  std::ostringstream text;
+  cas::teaching::write_shift_trace(text, t);
+  CHECK(words_of_html(html) == words_of_text(text.str()));
+}
