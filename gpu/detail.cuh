@@ -129,6 +129,9 @@ struct Twiddles {
     int log_pairs;
 };
 constexpr int max_log_pairs = 16;
+// The same for n > 2^24, whose three-pass plans (option_long_radix) have N = 2^17 or 2^18 on their
+// second pass: 2^18 pairs, 2 / 4 MiB.
+constexpr int max_log_pairs_long = 18;
 constexpr int min_low_bits = 10;  // lo holds w^e for every e < 2^10 (n >= 2^10)
 constexpr int max_log_radix_table = 12;
 
@@ -189,6 +192,7 @@ enum FastOption : unsigned {
     option_goldilocks = 512,        // p = 2^64 - 2^32 + 1: products by shifts and additions
     option_fold_pointwise = 1024,   // fused pointwise product: one Montgomery reduction, R into 1/n
     option_discard_consumed = 2048, // passes after the first drop their input's lines from L2
+    option_long_radix = 4096,       // 2^25 and 2^26 in three passes of radix up to 2^9, not four
 };
 unsigned fast_options();
 // Whether ntt_fast can fuse work into the passes of a transform of 2^log_n words (multi-pass).

@@ -42,7 +42,20 @@ static FastConfig config64{12, 8, 4};
 template <class T>
 static FastConfig& config() { return sizeof(T) == 4 ? config32 : config64; }
 
-// Radices of the passes, largest first, as even as possible.
+// The fast path's options (tune_fast_options, FastOption in detail.cuh); the kernel variants they
+// pick: variant_of_options.
+static unsigned g_fast_options =
+    option_pair_tables | option_fuse_product | option_twiddle_walk | option_strided_walk | option_row_stores |
+    option_register_stages | option_column_registers | option_goldilocks | option_fold_pointwise |
+    option_discard_consumed | option_long_radix;
+
+// Radices of the passes, largest first, as even as possible. Just past three passes of the
+// largest radix (2^25 and 2^26 words with radix 2^8), three passes with strided passes of one
+// radix more (option_long_radix, tiles twice as large: pass_geometry) instead of a fourth sweep
+// over the array: forward NTT of 2^25 words 0.99 against 1.50 ms (62-bit), 0.36 against 0.80 ms
+// (31-bit). At 2^27 the last pass would take radix 2^9 too, where it neither walks nor keeps its
+// register stages: 6.49 against 5.70 ms (docs/measurements.md, "Fast NTT past 2^24: three
+// passes of radix up to 2^9").
 template <class T>
 static std::vector<int> plan_passes(int log_n)
 {
@@ -50,6 +63,7 @@ static std::vector<int> plan_passes(int log_n)
     int single = std::min(cfg.log_tile, max_log_radix_table);
     if (log_n <= single) return {log_n};
     int passes = (log_n + cfg.log_max_radix - 1) / cfg.log_max_radix;
+    if ((g_fast_options & option_long_radix) && passes == 4 && log_n < 3 * (cfg.log_max_radix + 1)) passes = 3;
     std::vector<int> radices;
     for (int i = 0; i < passes; ++i) radices.push_back(log_n / passes + (i < log_n % passes ? 1 : 0));
     return radices;
@@ -125,10 +139,6 @@ static void launch_mode(int mode, const T* in, T* out, const PassGeometry& g, st
 // at 2^22, where row-order stores spill; docs/measurements.md, "Fast NTT layout variants of the
 // common passes"): 64-bit words keep variant 0, and only 32-bit kernels are built in the other
 // variants, but for the last pass's register stages (option bit 7), which 64-bit words take too.
-static unsigned g_fast_options =
-    option_pair_tables | option_fuse_product | option_twiddle_walk | option_strided_walk | option_row_stores |
-    option_register_stages | option_column_registers | option_goldilocks | option_fold_pointwise |
-    option_discard_consumed;
 template <class T>
 static int variant_of_options(int access)
 {
@@ -187,6 +197,15 @@ static void run_pass_with(int mode, const T* in, T* out, const PassGeometry& g, 
     }
     // The passes of 2^20..2^27 with the default tiles: radix 2^7 or 2^8, C = 32 or 16 words.
     constexpr int special_c = sizeof(T) == 4 ? 5 : 4;
+    // The strided passes of radix 2^9 (2^25 and 2^26, plan_passes): no register stages (a thread
+    // would hold R / 32 = 16 rows), row-order stores on 32-bit words as the other passes.
+    if (vectors && access == strided && g.log_c == special_c && g.log_r == 9) {
+        if (sizeof(T) == 4 && (g_fast_options & option_row_stores))
+            launch_mode<T, ARITH, wide, strided, 9, special_c, variant_rowstore>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+        else
+            launch_mode<T, ARITH, wide, strided, 9, special_c, variant_padded>(mode, in, out, g, blocks, m, tw, scale_output, scale, scale_q, f);
+        return;
+    }
     if (vectors && access != whole_vectors && g.log_c == special_c && (g.log_r == 7 || g.log_r == 8) &&
         (access == strided || g.log_s == 0)) {
         if (access == strided) {
@@ -260,7 +279,9 @@ static PassGeometry pass_geometry(int log_n, const std::vector<int>& radices, st
     int log_s = log_n;
     for (std::size_t k = 0; k <= i; ++k) log_s -= radices[k];
     g.log_s = log_s;
-    g.log_c = std::max(0, std::min({cfg.log_columns, cfg.log_tile - g.log_r, log_n - g.log_r}));
+    // a pass above the largest radix (plan_passes) keeps its runs: the tile grows with the radix
+    int log_tile = cfg.log_tile + std::max(0, g.log_r - cfg.log_max_radix);
+    g.log_c = std::max(0, std::min({cfg.log_columns, log_tile - g.log_r, log_n - g.log_r}));
     g.vectors_as_columns = false;
     g.pair_shift = -1;
     g.batch = batch;

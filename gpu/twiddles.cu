@@ -113,7 +113,7 @@ std::shared_ptr<TableSet<T>> build(std::uint64_t p, std::size_t n, std::uint64_t
     launch(radix, radix_q, radix_count, pow_mod(w, n >> log_radix_len, p));
     // Per-pass tables: omega_{2^log_pairs}^k, k < 2^log_pairs; a pass with N = n / s <= 2^log_pairs
     // reads omega_N^e at index e 2^log_pairs / N (2^16 pairs: 512 KiB / 1 MiB, L2-resident).
-    int log_pairs = std::min(log_n, max_log_pairs);
+    int log_pairs = std::min(log_n, log_n > 24 ? max_log_pairs_long : max_log_pairs);
     std::size_t pair_count = std::size_t(1) << log_pairs;
     allocate(reinterpret_cast<void**>(&set->pair_memory), 2 * pair_count * sizeof(T), "cudaMalloc (twiddles)", false);
     build_pair_table<<<grid_for(pair_count, 256), 256, 0, stream()>>>(set->pair_memory, pair_count,

@@ -14,6 +14,7 @@
 // Usage: cas-bench [--min LOG] [--max LOG] [--flint-max LOG] [--reps R] [--tune b,tile,radix,cols]...
 //                  [--opts BITS] (options of the fast path, tune_fast_options: A/B comparisons)
 //                  [--transfers 1] (host <-> device transfers of 2^max words only, see transfer_table)
+//                  [--ntt-only 1 [--cufft 1]] (forward NTT times only; with cuFFT's C2C of N points)
 #include "gpu/ntt.hpp"
 
 #include <flint/nmod_poly.h>
@@ -253,7 +254,7 @@ std::uint64_t odd_heavy_prime(int bits)
 int main(int argc, char** argv)
 {
     int min_log = 16, max_log = 24, flint_max = 22, reps = 21;
-    bool ntt_only = false, transfers = false;
+    bool ntt_only = false, transfers = false, with_cufft = false;
     for (int i = 1; i + 1 < argc; i += 2) {
         std::string opt = argv[i];
         if (opt == "--min") min_log = std::atoi(argv[i + 1]);
@@ -261,6 +262,7 @@ int main(int argc, char** argv)
         else if (opt == "--flint-max") flint_max = std::atoi(argv[i + 1]);
         else if (opt == "--reps") reps = std::atoi(argv[i + 1]);
         else if (opt == "--ntt-only") ntt_only = std::atoi(argv[i + 1]) != 0;
+        else if (opt == "--cufft") with_cufft = std::atoi(argv[i + 1]) != 0;
         else if (opt == "--transfers") transfers = std::atoi(argv[i + 1]) != 0;
         else if (opt == "--opts") tune_fast_options(unsigned(std::atoi(argv[i + 1])));
         else if (opt == "--tune") {
@@ -291,8 +293,10 @@ int main(int argc, char** argv)
             std::size_t n = std::size_t(1) << log_n;
             double t62 = forward_ms(stream, n, p62, reps), t31 = forward_ms(stream, n, p31, reps),
                    t64g = forward_ms(stream, n, p64g, reps);
-            std::printf("ntt 2^%d  p62 %.4f ms (%.0f GB/s)  p31 %.4f ms (%.0f GB/s)  p64g %.4f ms (%.0f GB/s)\n", log_n,
+            std::printf("ntt 2^%d  p62 %.4f ms (%.0f GB/s)  p31 %.4f ms (%.0f GB/s)  p64g %.4f ms (%.0f GB/s)", log_n,
                         t62, 16.0 * n / t62 / 1e6, t31, 8.0 * n / t31 / 1e6, t64g, 16.0 * n / t64g / 1e6);
+            if (with_cufft) std::printf("  c2c %.4f ms", cufft_times(n, reps).c2c);  // the bytes of p62
+            std::printf("\n");
         }
         return 0;
     }

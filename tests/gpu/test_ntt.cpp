@@ -330,3 +330,55 @@ TEST_CASE("per-pass twiddle tables and twiddle walks give the same transforms as
         }
     }
 }
+
+TEST_CASE("three passes of radix up to 2^9 at 2^25 and 2^26 give the four-pass transforms", "[gpu][ntt]")
+{
+    // tune_fast_options bit 12 (option_long_radix): 2^25 and 2^26 in three passes (strided passes of
+    // radix 2^9, 32-bit rows and 64-bit padded tiles, the pair table of 2^18 entries on the
+    // second pass), against the four passes of radix <= 2^8 without it; and the fused product
+    // (its first pass of radix 2^9 loads the operands and multiplies the spectra) the same way.
+    CAS_REQUIRE_GPU();
+    const unsigned long_radix = 4096;
+    std::vector<std::uint64_t> primes = {ntt_primes(31, 26, 1).at(0), ntt_primes(62, 26, 1).at(0),
+                                         ntt_primes(64, 26, 1).at(0), 0xFFFFFFFF00000001ull};
+    for (int log_n : {25, 26}) {
+        const std::size_t n = std::size_t(1) << log_n;
+        for (std::uint64_t p : primes) {
+            INFO("p = " << hex(p) << ", n = 2^" << log_n);
+            const bool narrow = p < (std::uint64_t(1) << 31);
+            const std::uint64_t w = root_of_unity(p, n);
+            const auto x = random_vector(n, p);
+            auto transform = [&](unsigned options) {
+                unsigned previous = tune_fast_options(options);
+                std::vector<std::uint64_t> X;
+                if (narrow) {  // 32-bit words, as the products take them
+                    DeviceWords32 x32(std::vector<std::uint32_t>(x.begin(), x.end()));
+                    forward(x32, n, 1, std::uint32_t(p), std::uint32_t(w));
+                    auto words = x32.to_host();
+                    X.assign(words.begin(), words.end());
+                } else {
+                    X = forward(x, n, p, w);
+                }
+                tune_fast_options(previous);
+                return X;
+            };
+            const unsigned defaults = tune_fast_options(0);
+            tune_fast_options(defaults);
+            REQUIRE((defaults & long_radix) != 0);
+            const auto four = transform(defaults & ~long_radix), three = transform(defaults);
+            CHECK(three == four);
+            check_definition(x, three, 0, n, p, w, 2);
+            CHECK(inverse(three, n, p, w) == x);
+            if (log_n == 25) {
+                const std::size_t half = n / 2;
+                const auto a = random_vector(half, p), b = random_vector(half, p);
+                std::vector<std::uint64_t> with(n - 1), without(n - 1);
+                multiply_mod(a.data(), half, b.data(), half, p, with.data());
+                tune_fast_options(defaults & ~long_radix);
+                multiply_mod(a.data(), half, b.data(), half, p, without.data());
+                tune_fast_options(defaults);
+                CHECK(with == without);
+            }
+        }
+    }
+}
