@@ -10,6 +10,10 @@ namespace cas::jupyter {
 // The whole value goes into the page only up to this many characters (a 2^20-term polynomial
 // would be megabytes of HTML); past it, the page says that print() shows it.
 constexpr size_t max_unfolded_characters = 1 << 20;
+// Nor is it printed at all when it has more terms, entries or 64-bit words of digits than this:
+// printing a 2^22-term polynomial whole, only to find it too long for the page, would cost each
+// shown value more than the product that made it.
+constexpr size_t max_unfolded_parts = 1 << 15;
 
 MimeBundle value_bundle(const Value& v);
 

@@ -121,6 +121,16 @@ TEST_CASE("a value in a notebook: the REPL's text and LaTeX, or the whole value 
   CHECK_THAT(html, Catch::StartsWith("<details><summary>"));
   CHECK_THAT(html, Catch::Contains(format(s.eval("(1 + x)^80"))));  // the whole value, every term
   CHECK(long_one.form("text/latex") == nullptr);
+
+  // Past max_unfolded_parts terms the whole value is not printed for the page at all.
+  const MimeBundle huge = value_bundle(s.eval("randpoly(40000, 17)"));
+  REQUIRE(huge.form("text/html"));
+  CHECK_THAT(*huge.form("text/html"), Catch::Contains("print(ans) shows it whole"));
+  CHECK(huge.form("text/html")->size() < 2000);
+  // A long value that the REPL shows whole (an integer) stays a value with its LaTeX.
+  const MimeBundle big_integer = value_bundle(s.eval("10^700000"));
+  CHECK(big_integer.form("text/html") == nullptr);
+  CHECK(big_integer.form("text/latex") != nullptr);
 }
 
 TEST_CASE("in a notebook the teaching tables and pictures go to the page, not to the output", "[jupyter][teaching]") {
