@@ -2,6 +2,7 @@
 
 #include "algebra/dispatch/dispatch.hpp"
 #include "algebra/dispatch/engine.hpp"
+#include "algebra/support/progress.hpp"
 #include "algebra/values/format.hpp"
 #include "explain.hpp"
 #include "parser.hpp"
@@ -50,9 +51,11 @@ bool SessionCommands::load(const std::string& path, std::ostream& err, const Sho
       if (!s.silent) show_value(v);
     });
   } catch (const Error& e) {
+    const ProgressOutputGuard aside;
     report_error(err, e, true, color_);
     return false;
   } catch (const DomainError& e) {
+    const ProgressOutputGuard aside;
     report_message(err, e.what(), color_);
     return false;
   }

@@ -141,9 +141,15 @@ class Session {
   std::unique_ptr<ProgressLine> progress_line_;  // null without one
 };
 
-// Returns false for :quit.
+// Returns false for :quit. A long command (:load of a script) shows its progress as a statement
+// does; the values it prints, and its complaints, make the line step aside.
 bool Session::run_command(const std::string& line) {
-  const auto show = [&](const Value& v) { show_repl_value(interp_, v, std::cout); };
+  const auto show = [&](const Value& v) {
+    const ProgressOutputGuard aside;
+    show_repl_value(interp_, v, std::cout);
+  };
+  progress_reset();
+  const ShownWhileRunning shown(progress_line_.get());
   return commands_.run(line, std::cout, std::cerr, show) != SessionCommands::Outcome::quit;
 }
 

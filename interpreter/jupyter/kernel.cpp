@@ -189,6 +189,7 @@ void CasKernel::run_code(int counter, const CellPart& part) {
 // A session command in a cell; a refused one (an unknown command, :load of a file with an error)
 // stops the cell as an error does, so that "run all" stops there too.
 std::optional<CellError> CasKernel::run_command(const CellPart& part) {
+  progress_reset();  // :load runs statements: its progress shows as theirs does
   std::ostringstream complaints;
   const auto outcome = commands_.run(part.text, out_, complaints, [&](const Value& v) { show_value(v); });
   if (outcome == SessionCommands::Outcome::failed) {

@@ -4,7 +4,9 @@ a second shows on stderr, when stderr is a terminal, a line rewritten in place (
 41/100000 (0%)\\x1b[K"), cleared ("\\r\\x1b[K") before the statement's own output; with -q, or with
 stderr on a pipe, nothing of it appears.
 
-    progress_line.py CAS MODE      MODE: terminal | quiet | stderr-pipe
+    progress_line.py CAS MODE      MODE: terminal | quiet | stderr-pipe | load
+
+(load: the long statement runs from a script that `:load` reads, and shows the same line.)
 
 cas runs on a pseudo-terminal (the REPL wants one; piped input runs as a script). The long
 statement is a top-level for loop that stops after 1.5 s of integer products, whatever the
@@ -25,6 +27,20 @@ ENTRIES = [
     "7 * 191",
     ":quit",
 ]
+# The long statement and those before it, as a script for `:load` (mode load).
+LOADED = ENTRIES[:3]
+
+
+def entries_for(mode, work):
+    """What is typed at the prompt: ENTRIES, or (mode load) a :load of a script holding the loop."""
+    if mode != "load":
+        return ENTRIES
+    script = os.path.join(work, "long.cas")
+    with open(script, "w") as file:
+        file.write("\n".join(LOADED) + "\n")
+    return [f":load {script}"] + ENTRIES[len(LOADED):]
+
+
 PROGRESS = re.compile(r"\r(\d+\.\d) s  loop (\d+)/100000 \(\d+%\)\x1b\[K")
 CLEAR = "\r\x1b[K"
 
@@ -59,7 +75,7 @@ def run(cas, mode):
     fds = [master] + ([err] if err is not None else [])
     chunks = {fd: [] for fd in fds}
     fds = read_available(fds, chunks, 0.3)
-    for entry in ENTRIES:
+    for entry in entries_for(mode, work):
         os.write(master, (entry + "\n").encode())
         fds = read_available(fds, chunks, 0.1)
     deadline = time.monotonic() + 30
@@ -97,7 +113,7 @@ def main():
     status, terminal, pipe = run(cas, mode)
     if status != 0:
         failure = f"cas ended with status {status}"
-    elif mode == "terminal":
+    elif mode in ("terminal", "load"):
         failure = check_terminal(terminal)
     else:
         shown = terminal + pipe
