@@ -10,6 +10,7 @@
 #include "stdlib.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 #include <cstdio>
 #include <ostream>
@@ -100,9 +101,26 @@ SessionCommands::Outcome SessionCommands::run(const std::string& line, std::ostr
   return Outcome::done;
 }
 
-void SessionCommands::begin_statement(const std::string& name) {
-  engine_reset();
-  last_statement_ = name;
+void SessionCommands::run_statements(const Program& program, const std::string& text, const Evaluate& evaluate,
+                                     const ShowValue& show_value, std::ostream& out, std::ostream& err) {
+  for (const Statement& s : program.statements) {
+    engine_reset();
+    last_statement_ = entry_name(text, program.statements.size());
+    const auto start = std::chrono::steady_clock::now();
+    interp_.flow = Flow::Normal;
+    const Value v = evaluate(s);
+    const std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - start;
+    if (!v.is_none() && !s.silent) show_value(v);
+    report_notices(out, err);
+    if (timer_) err << timer_line(elapsed.count()) << "\n";
+  }
+}
+
+void SessionCommands::reset_after_entry() {
+  interp_.flow = Flow::Normal;
+  interp_.locals = nullptr;
+  interp_.depth = 0;
+  interrupt_requested = false;
 }
 
 std::string SessionCommands::timer_line(double milliseconds) const {

@@ -23,8 +23,14 @@ class SessionCommands {
   // Runs `line`, which starts with ':'.
   Outcome run(const std::string& line, std::ostream& out, std::ostream& err, const ShowValue& show_value);
 
-  // Before each statement: what `:explain` will name, and the engines' notes cleared.
-  void begin_statement(const std::string& name);
+  // Runs the statements of `program`, the entry `text`, as a session does: each named for
+  // `:explain`, timed for `:timer`, its value shown unless it ends in ';', the notices reported
+  // after it. `evaluate` runs one statement (the REPL shows its progress line meanwhile).
+  using Evaluate = std::function<Value(const Statement&)>;
+  void run_statements(const Program& program, const std::string& text, const Evaluate& evaluate,
+                      const ShowValue& show_value, std::ostream& out, std::ostream& err);
+  // After an entry, however it ended: no flow, locals, call depth or pending interrupt left over.
+  void reset_after_entry();
   bool timer() const { return timer_; }
   // The `:timer` line: "12.3 ms [gpu ntt 2^20]".
   std::string timer_line(double milliseconds) const;

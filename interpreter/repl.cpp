@@ -10,7 +10,6 @@
 #include <pthread.h>
 
 #include <algorithm>
-#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -158,25 +157,15 @@ void Session::run_entry(const std::string& text) {
   for (char c : text) line_number_ += c == '\n';
   line_number_++;
   try {
-    Program program = interp_.parse(source);
-    for (const Statement& s : program.statements) {
-      commands_.begin_statement(entry_name(text, program.statements.size()));
-      auto start = std::chrono::steady_clock::now();
-      interp_.flow = Flow::Normal;
-      Value v = evaluate(s);
-      std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - start;
-      if (!v.is_none() && !s.silent) show_repl_value(interp_, v, std::cout);
-      report_notices(std::cout, std::cerr);
-      if (commands_.timer()) std::cerr << commands_.timer_line(elapsed.count()) << "\n";
-    }
+    const Program program = interp_.parse(source);
+    commands_.run_statements(
+        program, text, [&](const Statement& s) { return evaluate(s); },
+        [&](const Value& v) { show_repl_value(interp_, v, std::cout); }, std::cout, std::cerr);
   } catch (const Error& e) {
     report_notices(std::cout, std::cerr);  // the failed statement's, before its error (as scripts do)
     report_error(std::cerr, e, true, color_);
   }
-  interp_.flow = Flow::Normal;
-  interp_.locals = nullptr;
-  interp_.depth = 0;
-  interrupt_requested = false;
+  commands_.reset_after_entry();
   // A Ctrl-C that interrupted a write to the terminal left the streams failed; the next entry
   // prints again.
   std::cout.clear();

@@ -151,7 +151,6 @@ class CasKernel : public xeus::xinterpreter {
   std::optional<CellError> run_command(const CellPart& part);
   void run_code(int counter, const CellPart& part);
   void show_value(const Value& v);
-  void reset_after_cell();
 
   // On xeus's thread: publishes the cell's output so far.
   void publish_output(int counter, bool silent);
@@ -172,18 +171,12 @@ void CasKernel::show_value(const Value& v) {
 
 void CasKernel::run_code(int counter, const CellPart& part) {
   auto source = std::make_shared<Source>(Source{cell_name(counter), part.text, part.first_line});
-  Program program = interp_.parse(source);
-  for (const Statement& s : program.statements) {
-    commands_.begin_statement(entry_name(part.text, program.statements.size()));
+  const Program program = interp_.parse(source);
+  const auto evaluate = [&](const Statement& s) {
     progress_reset();
-    const auto started = Clock::now();
-    interp_.flow = Flow::Normal;
-    Value v = s.node->eval(interp_);
-    const std::chrono::duration<double, std::milli> elapsed = Clock::now() - started;
-    if (!v.is_none() && !s.silent) show_value(v);
-    report_notices(out_, err_);
-    if (commands_.timer()) err_ << commands_.timer_line(elapsed.count()) << "\n";
-  }
+    return s.node->eval(interp_);
+  };
+  commands_.run_statements(program, part.text, evaluate, [&](const Value& v) { show_value(v); }, out_, err_);
 }
 
 // A session command in a cell; a refused one (an unknown command, :load of a file with an error)
@@ -221,15 +214,8 @@ std::optional<CellError> CasKernel::run_cell(int counter, const std::string& cod
     report_notices(out_, err_);
     failure = CellError{"Error", e.what(), {std::string("error: ") + e.what()}};
   }
-  reset_after_cell();
+  commands_.reset_after_entry();
   return failure;
-}
-
-void CasKernel::reset_after_cell() {
-  interp_.flow = Flow::Normal;
-  interp_.locals = nullptr;
-  interp_.depth = 0;
-  interrupt_requested = false;
 }
 
 void CasKernel::publish_output(int counter, bool silent) {
