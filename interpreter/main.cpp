@@ -5,6 +5,7 @@
 #include "algebra/values/format.hpp"
 #include "gpu/ntt.hpp"
 #include "interpreter/interpreter.hpp"
+#include "interpreter/interrupt_mask.hpp"
 #include "interpreter/jupyter/kernel.hpp"
 #include "interpreter/jupyter/kernelspec.hpp"
 #include "interpreter/repl.hpp"
@@ -15,7 +16,6 @@
 #include <pthread.h>
 #include <unistd.h>
 
-#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -223,13 +223,6 @@ int cas_main(int argc, char** argv) {
   return cas::run_repl(interp, repl);
 }
 
-sigset_t just_sigint() {
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  return set;
-}
-
 struct MainArgs {
   int argc;
   char** argv;
@@ -250,18 +243,16 @@ int main(int argc, char** argv) {
   // Ctrl-C must reach the interpreter's thread: in the REPL it interrupts that thread's pending
   // read (repl.cpp). This thread only waits, so it blocks SIGINT before the other starts, and the
   // other unblocks it (the kernel gives the signal to a thread that does not block it).
-  const sigset_t interrupt = just_sigint();
-  pthread_sigmask(SIG_BLOCK, &interrupt, nullptr);
+  cas::block_interrupts_in_this_thread();
   auto body = [](void* p) -> void* {
-    const sigset_t interrupt = just_sigint();
-    pthread_sigmask(SIG_UNBLOCK, &interrupt, nullptr);
+    cas::unblock_interrupts_in_this_thread();
     auto* a = static_cast<MainArgs*>(p);
     a->status = cas_main(a->argc, a->argv);
     flint_cleanup();  // FLINT's per-thread caches, which die with this thread
     return nullptr;
   };
   if (pthread_create(&thread, &attr, body, &args) != 0) {
-    pthread_sigmask(SIG_UNBLOCK, &interrupt, nullptr);
+    cas::unblock_interrupts_in_this_thread();
     return cas_main(argc, argv);
   }
   pthread_join(thread, nullptr);

@@ -1,10 +1,10 @@
 #include "progress_line.hpp"
 
-#include <pthread.h>
+#include "interrupt_mask.hpp"
+
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include <csignal>
 
 namespace cas {
 
@@ -19,12 +19,7 @@ void write_to_stderr(const std::string& text) {
 
 ProgressLine::ProgressLine() {
   // Ctrl-C belongs to the REPL's thread (repl.cpp's on_interrupt): the drawing thread blocks it.
-  sigset_t interrupt, previous;
-  sigemptyset(&interrupt);
-  sigaddset(&interrupt, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &interrupt, &previous);
-  thread_ = std::thread([this] { watch(); });
-  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  thread_ = thread_without_interrupts([this] { watch(); });
   set_progress_display(this);
 }
 

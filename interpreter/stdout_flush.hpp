@@ -4,14 +4,14 @@
 // killed script loses at most that much of what it printed. A flush per printed line made a script
 // printing 10^5 lines 3 to 4 times slower; here a line costs one atomic exchange, and one thread
 // passes on at once all that came within the delay (docs/measurements.md, "Printing into a pipe").
+#include "interrupt_mask.hpp"
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <csignal>
 #include <iostream>
 #include <mutex>
 #include <ostream>
-#include <pthread.h>
 #include <thread>
 
 namespace cas {
@@ -48,14 +48,7 @@ class StdoutFlusher {
 
   // The thread blocks SIGINT: Ctrl-C belongs to the interpreter's thread (main.cpp, repl.cpp). It
   // takes SIGPIPE as the interpreter's thread would: `cas script.cas | head` ends when head does.
-  void start() {
-    sigset_t interrupt, previous;
-    sigemptyset(&interrupt);
-    sigaddset(&interrupt, SIGINT);
-    pthread_sigmask(SIG_BLOCK, &interrupt, &previous);
-    thread_ = std::thread([this] { run(); });
-    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
-  }
+  void start() { thread_ = thread_without_interrupts([this] { run(); }); }
 
   void run() {
     std::unique_lock<std::mutex> hold(lock_);

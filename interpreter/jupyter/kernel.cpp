@@ -8,6 +8,7 @@
 #include "cell_parts.hpp"
 #include "interpreter/builtins.hpp"
 #include "interpreter/commands.hpp"
+#include "interpreter/interrupt_mask.hpp"
 #include "interpreter/parser.hpp"
 #include "interpreter/report.hpp"
 #include "interpreter/stdlib.hpp"
@@ -61,13 +62,6 @@ void install_interrupt_handler() {
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESTART;
   sigaction(SIGINT, &action, nullptr);
-}
-
-void block_interrupts_in_this_thread() {
-  sigset_t interrupt;
-  sigemptyset(&interrupt);
-  sigaddset(&interrupt, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &interrupt, nullptr);
 }
 
 nl::json bundle_json(const MimeBundle& bundle) {

@@ -1,8 +1,9 @@
 #include "worker.hpp"
 
+#include "interpreter/interrupt_mask.hpp"
+
 #include <flint/flint.h>
 
-#include <csignal>
 
 #include <stdexcept>
 
@@ -39,10 +40,7 @@ void* Worker::thread_main(void* self) {
 void Worker::serve() {
   // The kernel blocks SIGINT in its other threads (a signal would break their sockets' waits):
   // an interrupt from Jupyter reaches this thread, which runs the cells.
-  sigset_t interrupt;
-  sigemptyset(&interrupt);
-  sigaddset(&interrupt, SIGINT);
-  pthread_sigmask(SIG_UNBLOCK, &interrupt, nullptr);
+  unblock_interrupts_in_this_thread();
   std::unique_lock lock(mutex_);
   while (true) {
     changed_.wait(lock, [&] { return stopping_ || job_; });
