@@ -246,22 +246,41 @@ void require_division_operands(std::size_t na, std::size_t nb, std::size_t base_
 }  // namespace
 }  // namespace detail
 
+namespace {
+// q (and r unless null) of the device dividend a[0, na) by the divisor's b.
+void divide_device_dividend(const std::uint64_t* a, std::size_t na, const detail::Divisor& divisor, std::size_t nb,
+                            std::uint64_t p, std::uint64_t* q, std::uint64_t* r)
+{
+    const std::size_t nq = na - nb + 1;
+    DeviceWords q_device(nq), r_device(r ? nb - 1 : 0);
+    divisor.quotient(a, na, q_device.data());
+    // r queued before q comes down: q's pages fault in on the host while the GPU computes r
+    if (r) divisor.remainder(a, na, q_device.data(), nq, r_device.data());
+    detail::download_reduced(q, q_device.data(), nq, p);
+    if (r) detail::download_reduced(r, r_device.data(), nb - 1, p);
+}
+}  // namespace
+
 void divide_mod(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb, std::uint64_t p,
                 const std::uint64_t* base, std::size_t base_length, std::uint64_t* q, std::uint64_t* r,
                 Algorithm algorithm)
 {
     detail::require_device();
     detail::require_division_operands(na, nb, base_length, p);
-    const std::size_t nq = na - nb + 1;
     detail::ReducedUpload a_upload(na, p);  // allocated first: a goes up beside the inverse's growth
-    detail::Divisor divisor(b, nb, nq, base, base_length, p, algorithm);
-    const DeviceWords& a_device = a_upload.from(a, true);
-    DeviceWords q_device(nq), r_device(r ? nb - 1 : 0);
-    divisor.quotient(a_device.data(), na, q_device.data());
-    // r queued before q comes down: q's pages fault in on the host while the GPU computes r
-    if (r) divisor.remainder(a_device.data(), na, q_device.data(), nq, r_device.data());
-    detail::download_reduced(q, q_device.data(), nq, p);
-    if (r) detail::download_reduced(r, r_device.data(), nb - 1, p);
+    const detail::Divisor divisor(b, nb, na - nb + 1, base, base_length, p, algorithm);
+    divide_device_dividend(a_upload.from(a, true).data(), na, divisor, nb, p, q, r);
+}
+
+void divide_mod(const DeviceWords& a, const std::uint64_t* b, std::size_t nb, std::uint64_t p,
+                const std::uint64_t* base, std::size_t base_length, std::uint64_t* q, std::uint64_t* r,
+                Algorithm algorithm)
+{
+    detail::require_device();
+    const std::size_t na = a.size();
+    detail::require_division_operands(na, nb, base_length, p);
+    const detail::Divisor divisor(b, nb, na - nb + 1, base, base_length, p, algorithm);
+    divide_device_dividend(a.data(), na, divisor, nb, p, q, r);
 }
 
 void power_modulo(const std::uint64_t* f, std::size_t nf, const std::uint64_t* e, std::size_t e_words,

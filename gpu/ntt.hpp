@@ -159,7 +159,8 @@ std::vector<std::uint64_t> multiply_mod(const std::vector<std::uint64_t>& a, con
 // Same into the caller's buffer of na + nb - 1 words (no allocation: the fastest host path).
 void multiply_mod(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb, std::uint64_t p,
                   std::uint64_t* out, Algorithm algorithm = Algorithm::fast);
-// Same with the operands and the result on the device (result size na + nb - 1).
+// Same with the operands and the result on the device (result size na + nb - 1); one array
+// passed as both operands is squared (two transforms, not three).
 DeviceWords multiply_mod(const DeviceWords& a, const DeviceWords& b, std::uint64_t p,
                          Algorithm algorithm = Algorithm::fast);
 // Into an existing device array of at least na + nb - 1 words; returns without waiting.
@@ -180,6 +181,8 @@ void convolve_mod(const std::uint64_t* a, std::size_t na, const std::uint64_t* b
 bool power_in_one_transform(std::size_t na, std::uint64_t e, std::uint64_t p);
 void power_mod(const std::uint64_t* a, std::size_t na, std::uint64_t e, std::uint64_t p, std::uint64_t* out,
                Algorithm algorithm = Algorithm::fast);
+// The same with the operand and the result on the device (returns without waiting).
+DeviceWords power_mod(const DeviceWords& a, std::uint64_t e, std::uint64_t p, Algorithm algorithm = Algorithm::fast);
 
 // ---------------------------------------------------------------- division in Z/pZ[x]
 // a = q b + r modulo p (any 2 <= p < 2^64; b's leading coefficient invertible) by Newton's
@@ -190,6 +193,10 @@ void power_mod(const std::uint64_t* a, std::size_t na, std::uint64_t e, std::uin
 // a goes up while the inverse grows). q receives na - nb + 1 words, r (unless null) nb - 1. Needs
 // na >= nb >= 2, words in [0, p), 1 <= base_length <= na - nb + 1.
 void divide_mod(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb, std::uint64_t p,
+                const std::uint64_t* base, std::size_t base_length, std::uint64_t* q, std::uint64_t* r,
+                Algorithm algorithm = Algorithm::fast);
+// The same with the dividend on the device (a.size() words in [0, p)).
+void divide_mod(const DeviceWords& a, const std::uint64_t* b, std::size_t nb, std::uint64_t p,
                 const std::uint64_t* base, std::size_t base_length, std::uint64_t* q, std::uint64_t* r,
                 Algorithm algorithm = Algorithm::fast);
 // out[0, nm - 1) = f^e mod m modulo p (zero-padded), square and multiply on the device, every

@@ -563,7 +563,10 @@ void multiply_mod(const DeviceWords& a, const DeviceWords& b, std::uint64_t p, D
     detail::require_device();
     if (a.empty() || b.empty()) return;
     if (out.size() < a.size() + b.size() - 1) throw Error("multiply_mod: output array too short");
-    detail::multiply_device(a.data(), a.size(), b.data(), b.size(), p, algorithm, out.data());
+    if (a.data() == b.data() && a.size() == b.size())
+        detail::square_device(a.data(), a.size(), p, algorithm, out.data());
+    else
+        detail::multiply_device(a.data(), a.size(), b.data(), b.size(), p, algorithm, out.data());
 }
 
 DeviceWords multiply_mod(const DeviceWords& a, const DeviceWords& b, std::uint64_t p, Algorithm algorithm)
@@ -658,6 +661,16 @@ void power_mod(const std::uint64_t* a, std::size_t na, std::uint64_t e, std::uin
     DeviceWords da(a, na), dc(length);
     power(da.data(), dc.data(), nullptr);
     dc.download(out, length);
+}
+
+DeviceWords power_mod(const DeviceWords& a, std::uint64_t e, std::uint64_t p, Algorithm algorithm)
+{
+    detail::require_device();
+    const std::size_t na = a.size();
+    if (!power_in_one_transform(na, e, p)) throw Error("power_mod: no transform of that length modulo p");
+    DeviceWords out(std::size_t(e) * (na - 1) + 1);
+    detail::power_device(a.data(), na, e, p, power_transform_length(na, e), algorithm, out.data());
+    return out;
 }
 
 }  // namespace cas::gpu

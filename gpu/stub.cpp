@@ -1,5 +1,6 @@
 // The engine when this build has no CUDA: available() is false and every operation throws
 // Unavailable, so the algebra layer falls back to FLINT.
+#include "gpu/big_prime.hpp"
 #include "gpu/crt.hpp"
 #include "gpu/ntt.hpp"
 
@@ -112,5 +113,14 @@ void multiply_magnitudes_summed(const std::uint64_t*, std::size_t, std::size_t, 
 {
     unavailable();
 }
+
+void divide_mod(const DeviceWords&, const std::uint64_t*, std::size_t, std::uint64_t, const std::uint64_t*, std::size_t,
+                std::uint64_t*, std::uint64_t*, Algorithm) { unavailable(); }
+DeviceWords power_mod(const DeviceWords&, std::uint64_t, std::uint64_t, Algorithm) { unavailable(); }
+void big_prime_transform(const std::uint64_t*, std::uint64_t*, std::size_t, const std::uint64_t*, std::size_t,
+                         const std::uint64_t*, bool) { unavailable(); }
+void big_prime_convolve(const std::uint64_t*, std::size_t, const std::uint64_t*, std::size_t, std::size_t,
+                        const std::uint64_t*, std::size_t, const std::uint64_t*, const std::uint64_t*, std::uint64_t*,
+                        std::size_t) { unavailable(); }
 
 }  // namespace cas::gpu

@@ -9,7 +9,7 @@ namespace cas {
 
 namespace {
 
-Value gpu(CallContext& c) {
+Value gpu_mode_builtin(CallContext& c) {
   if (c.args.empty()) return Value::str(gpu_mode_name(gpu_mode()));
   GpuMode mode;
   if (!parse_gpu_mode(str_arg(c, 0, "gpu"), mode))
@@ -27,7 +27,7 @@ Value gpuinfo(CallContext& c) {
 }  // namespace
 
 void register_gpu_builtins(Registry& r) {
-  r.reg("gpu", 0, 1, gpu,
+  r.reg("gpu", 0, 1, gpu_mode_builtin,
         "gpu(\"auto\" | \"on\" | \"off\"): where large products and transforms run. auto: on the GPU from the "
         "crossover lengths measured by `cas --calibrate`; on: on the GPU whenever it can; off: never on the GPU "
         "(FLINT, and cas's transforms on the cores for long operands). gpu() returns the current mode. Without a "

@@ -1,6 +1,7 @@
 #include "algebra/dispatch/calibrate.hpp"
 
 #include "algebra/support/error.hpp"
+#include "algebra/fourier/big_prime_words.hpp"
 #include "algebra/fourier/fourier.hpp"
 #include "algebra/multimodular/zresultant.hpp"
 #include "algebra/poly/euclid.hpp"
@@ -108,6 +109,61 @@ Timing time_transform(const ModulusPtr& m, ulong n, flint_rand_t state) {
   return time_engines(static_cast<size_t>(n), runs, [&] { fft(v, root); });
 }
 
+// The prime of the big-prime rows: P3 = (2^63 + 2^34)^8 + 1 of the big-prime-field seed, 505 bits
+// (8 words), 2^272 | p - 1.
+ModulusPtr big_prime_of_rows() {
+  Fmpz p(ulong{1});
+  fmpz_mul_2exp(p.get(), p.get(), 63);
+  fmpz_add_ui(p.get(), p.get(), ulong{1} << 34);
+  fmpz_pow_ui(p.get(), p.get(), 8);
+  fmpz_add_ui(p.get(), p.get(), 1);
+  return make_modulus(p.get());
+}
+
+// n uniform residues modulo a multi-word p, as fmpz's.
+std::vector<Fmpz> random_big_residues(const ModulusPtr& m, size_t n, flint_rand_t state) {
+  std::vector<Fmpz> out(n);
+  for (Fmpz& x : out) fmpz_randm(x.get(), state, m->value());
+  return out;
+}
+
+// Times fft of a random vector of length n modulo a multi-word prime, as the user calls it: the
+// CPU's radix-2 transform in fmpz_mod arithmetic against the GPU's big-prime transform.
+Timing time_big_prime_transform(const ModulusPtr& m, ulong n, flint_rand_t state) {
+  std::vector<Value> items;
+  items.reserve(n);
+  for (const Fmpz& x : random_big_residues(m, n, state)) items.push_back(Value::mod(x.get(), m));
+  const Value v = Value::vec(std::move(items));
+  Fmpz w;
+  find_root_of_unity(w, *m, n);
+  const Value root = Value::mod(w.get(), m);
+  const int runs = n <= (1 << 12) ? 7 : 3;
+  return time_engines(static_cast<size_t>(n), runs, [&] { fft(v, root); });
+}
+
+// Times the product of two polynomials of n coefficients modulo a multi-word prime, in auto mode
+// on the crossovers in force: the route it takes without the big-prime convolution (product.z's
+// primes on the GPU from that crossover, the CPU below) against that convolution.
+Timing time_big_prime_product(const ModulusPtr& m, slong n, flint_rand_t state) {
+  ModPoly a(m), b(m);
+  for (ModPoly* f : {&a, &b}) {
+    const std::vector<Fmpz> coefficients = random_big_residues(m, static_cast<size_t>(n), state);
+    for (slong i = 0; i < n; i++) f->set_coeff(i, coefficients[static_cast<size_t>(i)].get());
+    if (f->length() < n) f->set_coeff(n - 1, Fmpz(ulong{1}).get());
+  }
+  const int runs = n <= (1 << 16) ? 7 : 3;
+  Crossovers forced = crossovers();
+  auto time_from = [&](size_t from) {
+    forced.length[static_cast<size_t>(GpuOperation::ProductBigPrime)] = from;
+    set_crossovers(forced);
+    multiply(a, b);
+    return median_seconds(runs, [&] { multiply(a, b); });
+  };
+  set_gpu_mode(GpuMode::Auto);
+  const double other = time_from(never_on_gpu);
+  return {static_cast<size_t>(2 * n - 1), other, time_from(0)};
+}
+
 // n coefficients of `bits` random bits and random signs: every coefficient present (randtest's
 // polynomials are sparse, sometimes zero, which would time something else).
 ZPoly full_random_zpoly(slong n, flint_rand_t state, flint_bitcnt_t bits = 64) {
@@ -190,6 +246,8 @@ Timing time_operation(GpuOperation op, const ModulusPtr& m, int k, flint_rand_t 
     case GpuOperation::Transform17: return time_transform(m, ulong{1} << k, state);
     case GpuOperation::ProductZ: return time_z_product(slong{1} << (k - 1), state);
     case GpuOperation::ProductInteger: return time_integer_product(ulong{1} << k, state);
+    case GpuOperation::TransformBigPrime: return time_big_prime_transform(m, ulong{1} << k, state);
+    case GpuOperation::ProductBigPrime: return time_big_prime_product(m, slong{1} << (k - 1), state);
     case GpuOperation::ProductNttPrime:
     case GpuOperation::ProductNttPrime32:
     case GpuOperation::ProductNttPrime17:
@@ -207,17 +265,23 @@ bool needs_2_adic_roots(GpuOperation op) {
     case GpuOperation::ProductNttPrime17:
     case GpuOperation::Transform:
     case GpuOperation::Transform32:
-    case GpuOperation::Transform17: return true;
+    case GpuOperation::Transform17:
+    case GpuOperation::TransformBigPrime:
+    case GpuOperation::ProductBigPrime: return true;
     default: return false;
   }
 }
 
 // The longest transform length, as a power of 2, that this operation can have at p: a product
-// over 65537 longer than 2^16 goes through CRT, and it has no transform longer than that.
-int longest_measured(GpuOperation op, ulong p) {
+// over 65537 longer than 2^16 goes through CRT, and it has no transform longer than that. The CPU's
+// transform modulo a multi-word p runs on one core (0.22 s at 2^16 for 505 bits), so its rows stop
+// there; the big-prime products at 2^20 coefficients.
+int longest_measured(GpuOperation op, const Modulus& m) {
   if (op == GpuOperation::ProductInteger) return 30;  // bits: up to about 10^9
+  if (op == GpuOperation::TransformBigPrime) return 16;
+  if (op == GpuOperation::ProductBigPrime) return 20;
   constexpr int longest = 22;
-  return needs_2_adic_roots(op) ? std::min(longest, __builtin_ctzll(p - 1)) : longest;
+  return needs_2_adic_roots(op) ? std::min(longest, __builtin_ctzll(m.word() - 1)) : longest;
 }
 
 std::vector<Timing> measure(GpuOperation op, const ModulusPtr& m, flint_rand_t state) {
@@ -225,7 +289,7 @@ std::vector<Timing> measure(GpuOperation op, const ModulusPtr& m, flint_rand_t s
   int clear_wins = 0;
   // Integer products are measured in bits, from 2^14.
   const int first = op == GpuOperation::ProductInteger ? 14 : 6;
-  const int last = longest_measured(op, m->word());
+  const int last = longest_measured(op, *m);
   for (int k = first; k <= last && clear_wins < 2; k++) {
     Timing t = time_operation(op, m, k, state);
     clear_wins = t.below > clear_win * t.from ? clear_wins + 1 : 0;
@@ -324,6 +388,27 @@ void calibrate_z_weight(std::ostream& log, Crossovers& result, flint_rand_t stat
   log << line << std::flush;
 }
 
+// The big-prime crossovers of this machine, into `result`, modulo P3 (big_prime_of_rows): fft on
+// the CPU against the GPU, then products by the big-prime convolution against the route they take
+// without it, on the crossovers measured before (product.z and its weight exponent).
+void calibrate_big_prime(std::ostream& log, Crossovers& result, flint_rand_t state) {
+  const Crossovers saved = crossovers();
+  const ModulusPtr p3 = big_prime_of_rows();
+  log << "modulo P3 = (2^63 + 2^34)^8 + 1 (505 bits):\n";
+  std::vector<Timing> timings = measure(GpuOperation::TransformBigPrime, p3, state);
+  size_t threshold = crossover_length(timings);
+  result.length[static_cast<size_t>(GpuOperation::TransformBigPrime)] = threshold;
+  print_rows(log, gpu_operation_key(GpuOperation::TransformBigPrime), timings, threshold, "cpu", "gpu");
+  log << "products: the route without the big-prime convolution (other) against it (bigp):\n";
+  print_header(log, "other", "bigp");
+  set_crossovers(result);
+  timings = measure(GpuOperation::ProductBigPrime, p3, state);
+  threshold = crossover_length(timings);
+  result.length[static_cast<size_t>(GpuOperation::ProductBigPrime)] = threshold;
+  print_rows(log, gpu_operation_key(GpuOperation::ProductBigPrime), timings, threshold, "other", "bigp");
+  set_crossovers(saved);
+}
+
 // The GPU crossovers of this machine, into `result`.
 void calibrate_gpu(std::ostream& log, Crossovers& result, flint_rand_t state) {
   // NTT primes (2^64 - 2^32 + 1 has 2^32 | p - 1; 998244353 = 119 2^23 + 1, the usual one below
@@ -353,6 +438,7 @@ void calibrate_gpu(std::ostream& log, Crossovers& result, flint_rand_t state) {
     print_rows(log, gpu_operation_key(c.op), timings, threshold, "cpu", "gpu");
   }
   calibrate_z_weight(log, result, state);
+  calibrate_big_prime(log, result, state);
 }
 
 // ---- The algorithms on cas's products against FLINT's routines (AlgorithmCrossover).

@@ -1,5 +1,6 @@
 #include "algebra/dispatch/dispatch.hpp"
 
+#include "algebra/dispatch/resident.hpp"
 #include "algebra/support/error.hpp"
 #include "algebra/fourier/ntt_cpu_lanes.hpp"
 #include "algebra/support/parallel.hpp"
@@ -41,6 +42,8 @@ const char* gpu_operation_key(GpuOperation op) {
     case GpuOperation::ProductNttPrime17: return "product.ntt_prime.17bit";
     case GpuOperation::ProductCrt17: return "product.crt.17bit";
     case GpuOperation::Transform17: return "transform.17bit";
+    case GpuOperation::TransformBigPrime: return "transform.big_prime";
+    case GpuOperation::ProductBigPrime: return "product.big_prime";
   }
   return "?";
 }
@@ -57,7 +60,10 @@ GpuOperation for_modulus(GpuOperation op, std::uint64_t p) {
 }
 
 GpuMode gpu_mode() { return current_mode; }
-void set_gpu_mode(GpuMode mode) { current_mode = mode; }
+void set_gpu_mode(GpuMode mode) {
+  current_mode = mode;
+  if (mode == GpuMode::Off) move_resident_to_host();  // values kept on the GPU come home
+}
 
 const char* gpu_mode_name(GpuMode mode) {
   switch (mode) {
@@ -324,16 +330,33 @@ void save_crossovers(const Crossovers& c) {
        << z_weight_exponent_key << " = " << exponent << "\n";
 }
 
+namespace {
+std::string mebibytes(size_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+  return text;
+}
+}  // namespace
+
 std::vector<std::string> gpu_report() {
   std::vector<std::string> lines;
   lines.push_back("device: " + gpu::describe());
   lines.push_back(std::string("mode: ") + gpu_mode_name(current_mode) +
                   (gpu_usable() ? "" : " (no usable GPU: everything runs on the CPU)"));
+  if (gpu_usable()) {
+    const ResidentUse kept = resident_use();
+    lines.push_back("values kept on the GPU: " + std::to_string(kept.values) + " (" + mebibytes(kept.bytes) +
+                    " of at most " + mebibytes(kept.limit) + "; the least recently used move to the host first)");
+  }
   const Crossovers& c = crossovers();
   lines.push_back("crossovers (" + c.origin + "):");
-  for (size_t i = 0; i < gpu_operation_count; i++)
-    lines.push_back(std::string("  ") + gpu_operation_key(static_cast<GpuOperation>(i)) +
-                    (c.length[i] == never_on_gpu ? ": never (FLINT)" : " >= " + std::to_string(c.length[i])));
+  for (size_t i = 0; i < gpu_operation_count; i++) {
+    const auto op = static_cast<GpuOperation>(i);
+    // Products modulo a big prime that do not take its convolution take product.z's route.
+    const char* never = op == GpuOperation::ProductBigPrime ? ": never (product.z's route)" : ": never (FLINT)";
+    lines.push_back(std::string("  ") + gpu_operation_key(op) +
+                    (c.length[i] == never_on_gpu ? never : " >= " + std::to_string(c.length[i])));
+  }
   char exponent[160];
   std::snprintf(exponent, sizeof exponent,
                 "  a Z[x] product's length counts ((bits_a + bits_b) / 128)^%.2f times against product.z",

@@ -16,7 +16,8 @@ enum class GpuMode { Auto, On, Off };
 // The operations with a crossover of their own. FLINT's products modulo p < 2^32 are 2-3 times as
 // fast as modulo 64-bit primes, and modulo p < 2^17 (the teaching primes 17, 257, 7681, 12289,
 // 65537) twice as fast again: its products pack more coefficients a word. So the three
-// operations over Z/pZ have a crossover for each of these sizes of p.
+// operations over Z/pZ have a crossover for each of these sizes of p. A prime p of 2 to 16 words
+// has the GPU's big-prime kernels (gpu/big_prime.hpp) for its transforms and products.
 enum class GpuOperation {
   ProductNttPrime,    // product in Z/pZ[x], p prime with enough 2-adic roots: one NTT prime (p >= 2^32)
   ProductCrt,         // product in Z/pZ[x] for any other word-size p: several primes and CRT (p >= 2^32)
@@ -29,8 +30,11 @@ enum class GpuOperation {
   ProductNttPrime17,  // the first three for p < 2^17
   ProductCrt17,
   Transform17,
+  TransformBigPrime,  // fft, ifft, convolve, negaconvolve modulo a prime p of 2 to 16 words; length: n
+  ProductBigPrime,    // product in Z/pZ[x] modulo such a p by the big-prime convolution, instead of
+                      // ProductZ's primes or the CPU; length: the product's
 };
-constexpr size_t gpu_operation_count = 11;
+constexpr size_t gpu_operation_count = 13;
 // The operation's own crossover for the size of p: one of the last six when p < 2^32.
 GpuOperation for_modulus(GpuOperation op, std::uint64_t p);
 const char* gpu_operation_key(GpuOperation op);  // "product.ntt_prime", ...
@@ -127,10 +131,13 @@ struct Crossovers {
   //   2^17 <= p < 2^32:  NTT prime 4095, CRT 2047, transform 8192
   //   p < 2^17:          NTT prime 4095, CRT 4095, transform 8192 (measured at 65537 and 45119)
   //   Z[x] (64-bit coefficients) 1023; integers 2^17 bits.
+  //   p of 2 to 16 words, prime: transforms and convolutions 1024, products never (they take
+  //   product.z's primes); not measured: `cas --calibrate` sets both.
   // Near a crossover the two engines are within 1.3x of each other (products modulo 998244353
   // of length 4095: CPU 0.137 ms, GPU 0.122). Each default with the figure that placed it:
   // docs/measurements.md, "GPU crossovers of the dispatcher".
-  size_t length[gpu_operation_count] = {1023, 2047, 1024, 1023, size_t{1} << 17, 4095, 2047, 8192, 4095, 4095, 8192};
+  size_t length[gpu_operation_count] = {1023, 2047, 1024, 1023, size_t{1} << 17, 4095, 2047, 8192, 4095, 4095, 8192,
+                                        1024, never_on_gpu};
   // The longest shorter operand whose CPU product stays with FLINT, per ShortOperandClass:
   // measured by `cas --calibrate` (with or without a GPU), by default the class's limit divided by
   // the cores (short_operand_default).

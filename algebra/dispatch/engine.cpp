@@ -24,7 +24,8 @@ bool same_operation(const EngineNote& n, const char* what, double size, const Op
   const OperationDetail& e = n.detail;
   return n.what == what && n.size == size && e.length1 == d.length1 && e.length2 == d.length2 &&
          e.modulus == d.modulus && e.modulus_bits == d.modulus_bits && e.root == d.root && e.primes == d.primes &&
-         e.bound_bits == d.bound_bits &&
+         e.bound_bits == d.bound_bits && e.operands_on_gpu == d.operands_on_gpu &&
+         e.result_kept_on_gpu == d.result_kept_on_gpu &&
          (d.function == nullptr ? n.function[0] == '\0' : std::strncmp(n.function, d.function, sizeof n.function) == 0);
 }
 

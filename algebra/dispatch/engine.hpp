@@ -19,6 +19,8 @@ struct OperationDetail {
   unsigned primes = 0;              // a multi-modular product: how many word-size primes,
   unsigned long bound_bits = 0;     // and the proven bound |c_k| < 2^bound_bits (multimodular.hpp)
   const char* function = nullptr;   // a function written in cas; copied when noted
+  unsigned operands_on_gpu = 0;     // operands the GPU held already (dispatch/resident.hpp)
+  bool result_kept_on_gpu = false;  // the result stays on the GPU
 };
 
 struct EngineNote {

@@ -196,6 +196,15 @@ std::string convolution_on_gpu(const EngineNote& n, bool negacyclic) {
          "brought back";
 }
 
+// The words of a multi-word p of d.modulus_bits bits, as the big-prime kernels hold its elements.
+std::string big_prime_words(const OperationDetail& d) { return number((d.modulus_bits + 63) / 64) + "-word"; }
+
+// The arithmetic of the GPU's big-prime kernels (gpu/big_prime.hpp).
+std::string big_prime_arithmetic(const OperationDetail& d) {
+  return "every element " + big_prime_words(d) + " (limb-major, a warp reading one word of 32 elements at once), " +
+         "every product a Montgomery product (CIOS) with twiddles held as w^i R";
+}
+
 // The length of f^e (f of length d.length1, e = d.length2), and the transform length for it.
 size_t power_length(const OperationDetail& d) { return d.length2 * (d.length1 - 1) + 1; }
 size_t power_transform_length(const OperationDetail& d) { return size_t{1} << log2_transform_length(power_length(d)); }
@@ -274,6 +283,15 @@ std::string flint_nmod_poly_mul_algorithm(size_t length1, size_t length2, unsign
 #endif
 }
 
+// Which operands the GPU already held (algebra/dispatch/resident.hpp) and whether the result stays there.
+std::string residency(const OperationDetail& d) {
+  std::string text;
+  if (d.operands_on_gpu == 2) text = "; both operands were on the GPU already (nothing uploaded)";
+  if (d.operands_on_gpu == 1) text = "; one operand was on the GPU already (only the other uploaded)";
+  if (d.result_kept_on_gpu) text += "; the result stays on the GPU until something on the host reads it";
+  return text;
+}
+
 std::string explain_note(const EngineNote& n) {
   const OperationDetail& d = n.detail;
   std::string text;
@@ -339,6 +357,18 @@ std::string explain_note(const EngineNote& n) {
            ": iterative Cooley-Tukey, " + fft_counts(d.length1);
   } else if (is(n, "gpu ntt")) {
     text = "radix-2 NTT of length " + number(d.length1) + " over " + ring(d) + at_root(d) + " on the GPU";
+  } else if (is(n, "gpu big-prime ntt")) {
+    text = "NTT of length " + number(d.length1) + " over " + ring(d) + " on the GPU's big-prime kernels, modulo p " +
+           "itself (no word-size primes): " + big_prime_arithmetic(d) + "; the entries cross the bus as words";
+  } else if (is(n, "gpu big-prime convolution")) {
+    text = "its transforms of length " + number(d.length1) + " over " + ring(d) +
+           " on the GPU's big-prime kernels in one call: both vectors transformed, the pointwise products, the " +
+           "inverse with 1/n (and any negacyclic weights); " + big_prime_arithmetic(d);
+  } else if (is(n, "gpu big-prime product")) {
+    text = product("product", n) + " on the GPU's big-prime kernels: the cyclic convolution of length " +
+           number(size_t{1} << log2_transform_length(d.length1 + d.length2 - 1)) +
+           " (the power of two that holds the product, so nothing wraps) by NTTs modulo p itself (p prime with " +
+           "those roots of unity), no word-size primes and no CRT; " + big_prime_arithmetic(d);
   } else if (is(n, "traced fft") || is(n, "traced stockham fft")) {
     text = "radix-2 FFT of length " + number(d.length1) + " over " + ring(d) + at_root(d) +
            (is(n, "traced fft") ? ", Cooley-Tukey order (bit reversal first, then in place)"
@@ -441,6 +471,7 @@ std::string explain_note(const EngineNote& n) {
   } else {
     return "";
   }
+  text += residency(d);
   if (n.count > 1) text += " (" + number(n.count) + " times)";
   return text;
 }
@@ -466,10 +497,13 @@ std::string explain_engine(const std::vector<EngineNote>& notes) {
   const Crossovers& c = crossovers();
   auto from = [&](GpuOperation op) { return number(c.length[static_cast<size_t>(op)]); };
   auto both = [&](GpuOperation product, GpuOperation transform) { return from(product) + " and " + from(transform); };
+  const bool big_products = c.length[static_cast<size_t>(GpuOperation::ProductBigPrime)] != never_on_gpu;
   return text + "; the GPU takes products from " + from(GpuOperation::ProductNttPrime) +
          " coefficients and transforms from length " + from(GpuOperation::Transform) + " (p < 2^32: " +
          both(GpuOperation::ProductNttPrime32, GpuOperation::Transform32) +
-         "; p < 2^17: " + both(GpuOperation::ProductNttPrime17, GpuOperation::Transform17) + ")";
+         "; p < 2^17: " + both(GpuOperation::ProductNttPrime17, GpuOperation::Transform17) +
+         "; a prime p of 2 to 16 words: transforms from " + from(GpuOperation::TransformBigPrime) +
+         (big_products ? ", products by its kernels from " + from(GpuOperation::ProductBigPrime) : "") + ")";
 }
 
 }  // namespace cas

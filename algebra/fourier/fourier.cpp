@@ -1,9 +1,11 @@
 #include "algebra/fourier/fourier.hpp"
 
+#include "algebra/fourier/big_prime_words.hpp"
 #include "algebra/dispatch/dispatch.hpp"
 #include "algebra/dispatch/engine.hpp"
 #include "algebra/support/error.hpp"
 #include "algebra/values/format.hpp"
+#include "algebra/values/big_prime_vectors.hpp"
 #include "algebra/values/integer_vectors.hpp"
 #include "algebra/poly/modpoly_ops.hpp"
 #include "algebra/multimodular/multimodular.hpp"
@@ -18,6 +20,7 @@
 #include <flint/nmod_vec.h>
 #include <flint/ulong_extras.h>
 
+#include "gpu/big_prime.hpp"
 #include "gpu/ntt.hpp"
 
 #include <algorithm>
@@ -42,8 +45,13 @@ std::string ordinal(ulong n) {
   return std::to_string(n) + suffix;
 }
 
-const std::vector<Value>& entries(const Value& v, const char* what) {
+// The DomainError for anything but a vector.
+void entries_or_packed(const Value& v, const char* what) {
   if (!v.is(Kind::Vec)) throw DomainError(std::string(what) + ": expected a vector, not " + type_description(v));
+}
+
+const std::vector<Value>& entries(const Value& v, const char* what) {
+  entries_or_packed(v, what);
   return v.as_vec();
 }
 
@@ -54,8 +62,7 @@ void residue(fmpz_t out, const Value& e, const ModulusPtr& m, const char* what) 
   } else if (e.is(Kind::Mod) && same_modulus(e.modulus(), m)) {
     fmpz_set(out, e.as_int());
   } else {
-    throw DomainError(std::string(what) + ": the entries must be integers or elements of Z/" + m->to_string() +
-                      "Z, not " + describe(e));
+    throw_not_a_residue(e, *m, what);
   }
 }
 
@@ -128,6 +135,14 @@ bool transform_goes_to_gpu(size_t n, const Modulus& m) {
   return n >= 2 && m.word() >= 3 && use_gpu(for_modulus(GpuOperation::Transform, m.word()), n) && m.is_prime();
 }
 
+// The notice when the GPU could not compute a transform of length n.
+void gpu_transform_failure_notice(const std::exception& e, size_t n) {
+  if (dynamic_cast<const gpu::OutOfMemory*>(&e))
+    post_notice("the GPU ran out of memory for a transform of length " + std::to_string(n) + "; the CPU computed it");
+  else
+    post_notice(std::string("the GPU failed (") + e.what() + "); the CPU computed the transform");
+}
+
 // The transform of the n words at `in` into `out` (which may be `in`) on the GPU engine, at the
 // forward root w; the inverse runs at w^-1 and includes 1/n, fused into the engine's last pass.
 // False, after a notice, when the GPU failed and the CPU must compute it (`in` is then as it was,
@@ -140,11 +155,8 @@ bool transform_on_gpu(const ulong* in, ulong* out, size_t n, ulong w, bool inver
       gpu::inverse_into(in, out, n, n, m.word(), w);
     else
       gpu::forward_into(in, out, n, n, m.word(), w);
-  } catch (const gpu::OutOfMemory&) {
-    post_notice("the GPU ran out of memory for a transform of length " + std::to_string(n) + "; the CPU computed it");
-    return false;
   } catch (const gpu::Error& e) {
-    post_notice(std::string("the GPU failed (") + e.what() + "); the CPU computed the transform");
+    gpu_transform_failure_notice(e, n);
     return false;
   }
   const Fmpz root(inverse ? n_invmod(w, m.word()) : w);  // :explain names the root the transform runs at
@@ -300,23 +312,78 @@ Value transform_word_vector(const Value& v, const Value& w, bool inverse, const 
   return Value::residue_words(m, std::move(a));
 }
 
-// fft (inverse = false) or ifft of v at w, after the checks every transform makes.
-Value transform_vector(const Value& v, const Value& w, bool inverse, const char* what) {
-  const ModulusPtr m = root_modulus(w, what);
-  if (m->word_size()) return transform_word_vector(v, w, inverse, m, what);
-  std::vector<Fmpz> a = residues(v, m, what);
-  require_power_of_two(a.size(), what);
-  require_radix2_root(w, a.size(), what);
+// ---- p above 64 bits on the GPU's big-prime kernels (gpu/big_prime.hpp)
+
+// The words of p when the GPU takes a transform or convolution of length n over Z/mZ: from the
+// crossover transform.big_prime, n a power of two from 2 to the kernels' longest, p a prime of
+// big_prime_limbs words; 0 otherwise (the CPU computes it).
+size_t big_prime_gpu_limbs(size_t n, const Modulus& m) {
+  if (n < 2 || !is_power_of_two(n) || n > (size_t{1} << gpu::big_prime_most_log_length) ||
+      !use_gpu(GpuOperation::TransformBigPrime, n))
+    return 0;
+  const size_t limbs = big_prime_limbs(m);
+  return limbs && m.is_prime() ? limbs : 0;
+}
+
+// The transform at w (its inverse at w^-1 with 1/n when `inverse`) of the n residues in `in`
+// (limb-major, p of `limbs` words) on the GPU into `out`; false, after a notice, when the GPU
+// failed.
+bool transform_limbs_on_gpu(const Words& in, Words& out, size_t n, const fmpz* w, bool inverse, const Modulus& m,
+                            size_t limbs) {
+  const ProgressScope progress("gpu big-prime ntt", static_cast<double>(n));
+  const Words p = element_limbs(m.value(), limbs), root = element_limbs(w, limbs);
+  try {
+    gpu::big_prime_transform(in.data(), out.data(), n, p.data(), limbs, root.data(), inverse);
+  } catch (const gpu::Error& e) {
+    gpu_transform_failure_notice(e, n);
+    return false;
+  }
+  engine_note("gpu big-prime ntt", static_cast<double>(n), transform_detail(n, w, m));
+  return true;
+}
+
+// fft or ifft of the residues a at w over a multi-word p on the CPU: the radix-2 transform in
+// fmpz_mod arithmetic (ntt_big), after the checks.
+Value transform_residues_on_cpu(std::vector<Fmpz> a, const Value& w, bool inverse, const ModulusPtr& m,
+                                const char* what) {
   if (!inverse) {
     transform(a, w.as_int(), *m);
     return to_vector(a, m);
   }
   Fmpz w_inv;
   fmpz_invmod(w_inv.get(), w.as_int(), m->value());
-  engine_explain(what, static_cast<double>(a.size()), transform_detail(a.size(), w.as_int(), *m));
   transform(a, w_inv.get(), *m);
   scale_by_inverse_length(a, m, what);
   return to_vector(a, m);
+}
+
+// fft (inverse = false) or ifft of v at w over a multi-word p: on the GPU from transform.big_prime
+// (a packed vector's words read where they are, other entries converted on the cores; the result
+// packed, limb-major), else on the CPU.
+Value transform_big_vector(const Value& v, const Value& w, bool inverse, const ModulusPtr& m, const char* what) {
+  entries_or_packed(v, what);
+  const size_t n = v.vec_size();
+  if (const size_t limbs = big_prime_gpu_limbs(n, *m)) {
+    const VectorLimbs input = vector_limbs(v, *m, limbs, what);
+    require_radix2_root(w, n, what);
+    if (inverse) engine_explain(what, static_cast<double>(n), transform_detail(n, w.as_int(), *m));
+    Words out(limbs * n);
+    if (transform_limbs_on_gpu(input.words(), out, n, w.as_int(), inverse, *m, limbs))
+      return Value::residue_limbs(m, limbs, std::move(out));
+    return transform_residues_on_cpu(residues(v, m, what), w, inverse, m, what);
+  }
+  std::vector<Fmpz> a = residues(v, m, what);
+  require_power_of_two(a.size(), what);
+  require_radix2_root(w, a.size(), what);
+  if (inverse) engine_explain(what, static_cast<double>(n), transform_detail(n, w.as_int(), *m));
+  return transform_residues_on_cpu(std::move(a), w, inverse, m, what);
+}
+
+// fft (inverse = false) or ifft of v at w, after the checks every transform makes.
+Value transform_vector(const Value& v, const Value& w, bool inverse, const char* what) {
+  const ModulusPtr m = root_modulus(w, what);
+  if (m->word_size()) return transform_word_vector(v, w, inverse, m, what);
+  return transform_big_vector(v, w, inverse, m, what);
 }
 
 }  // namespace
@@ -326,27 +393,6 @@ Value fft(const Value& v, const Value& w) { return transform_vector(v, w, false,
 Value ifft(const Value& v, const Value& w) { return transform_vector(v, w, true, "ifft"); }
 
 namespace {
-
-// A primitive root of unity of order `order` in Z/pZ when p is prime and order | p-1.
-bool find_root_of_unity(Fmpz& root, const Modulus& m, ulong order) {
-  if (!m.is_prime()) return false;
-  if (order == 1) {  // 1; the search below would try g = 2, which is 0 modulo 2
-    fmpz_one(root.get());
-    return true;
-  }
-  Fmpz p_minus_1;
-  fmpz_sub_ui(p_minus_1.get(), m.value(), 1);
-  if (!fmpz_divisible_si(p_minus_1.get(), static_cast<slong>(order))) return false;
-  // g^((p-1)/order) for the smallest g whose power has full order.
-  Fmpz e, half_power;
-  fmpz_divexact_ui(e.get(), p_minus_1.get(), order);
-  for (ulong g = 2;; g++) {
-    Fmpz base(g);
-    fmpz_powm(root.get(), base.get(), e.get(), m.value());
-    fmpz_powm_ui(half_power.get(), root.get(), order / 2, m.value());
-    if (!fmpz_is_one(half_power.get())) return true;  // order is a power of two here
-  }
-}
 
 Value convolve_by_fft(std::vector<Fmpz> a, std::vector<Fmpz> b, const ModulusPtr& m, bool negacyclic) {
   const size_t n = a.size();
@@ -486,6 +532,44 @@ void gpu_convolution_failure_notice(const std::exception& e, size_t n) {
     post_notice(std::string("the GPU failed (") + e.what() + "); the CPU computed the convolution");
 }
 
+// Over a multi-word prime p with the roots of unity for it, a convolution of power-of-two length on
+// the GPU's big-prime kernels from transform.big_prime: both vectors' entries straight into
+// limb-major words, one gpu::big_prime_convolve (the weights by psi, of order 2n, for the
+// negacyclic one), the result straight into entries, on the cores. nullopt where it does not go
+// there (the CPU's route then checks the vectors and says what is wrong), or after a notice when the
+// GPU failed.
+std::optional<Value> convolve_big_prime_on_gpu(const Value& a, const Value& b, const ModulusPtr& m, bool negacyclic,
+                                               const char* what) {
+  if (!a.is(Kind::Vec) || !b.is(Kind::Vec) || a.vec_size() != b.vec_size()) return std::nullopt;
+  const size_t n = a.vec_size(), limbs = big_prime_gpu_limbs(n, *m);
+  Fmpz psi;
+  if (!limbs || !find_root_of_unity(psi, *m, negacyclic ? 2 * n : n)) return std::nullopt;
+  const VectorLimbs x = vector_limbs(a, *m, limbs, what), y = vector_limbs(b, *m, limbs, what);
+  Fmpz w;
+  if (negacyclic)
+    fmpz_mod_mul(w.get(), psi.get(), psi.get(), m->ctx());
+  else
+    fmpz_set(w.get(), psi.get());
+  const Words p = element_limbs(m->value(), limbs), root = element_limbs(w.get(), limbs),
+              weight = element_limbs(psi.get(), limbs);
+  Words c(limbs * n);
+  {
+    const ProgressScope progress(negacyclic ? "gpu big-prime negacyclic convolution" : "gpu big-prime cyclic convolution",
+                                 static_cast<double>(n));
+    try {
+      gpu::big_prime_convolve(x.words().data(), n, y.words().data(), n, n, p.data(), limbs, root.data(),
+                              negacyclic ? weight.data() : nullptr, c.data(), n);
+    } catch (const gpu::Error& e) {
+      gpu_convolution_failure_notice(e, n);
+      return std::nullopt;
+    }
+  }
+  engine_explain(negacyclic ? "negacyclic convolution by fft" : "cyclic convolution by fft", static_cast<double>(n),
+                 transform_detail(n, psi.get(), *m));
+  engine_note("gpu big-prime convolution", static_cast<double>(n), transform_detail(n, w.get(), *m));
+  return Value::residue_limbs(m, limbs, std::move(c));
+}
+
 // Over a word-size Z/pZ where the GPU takes the product (convolve_residues): multiply_mod's product
 // folded modulo x^n -+ 1 on the device, n words brought back, not 2n - 1 (gpu::convolve_mod; a
 // cyclic one of power-of-two length n wraps in transforms of length n); nullopt after a notice
@@ -568,6 +652,7 @@ void require_integers(const std::vector<Value>& items, const char* what) {
 ModulusPtr first_entry_modulus(const Value& v) {
   if (!v.is(Kind::Vec)) return nullptr;
   if (const PackedResidues* packed = v.packed_residues()) return packed->modulus;
+  if (const PackedLimbs* packed = v.packed_limbs()) return packed->modulus;
   for (const Value& e : v.as_vec())
     if (e.is(Kind::Mod)) return e.modulus();
   return nullptr;
@@ -676,6 +761,7 @@ Value convolve(const Value& a, const Value& b, bool negacyclic) {
     InputWords x = input_words(a, m, what);  // a's entries are checked before b's
     return convolve_residues(std::move(x), input_words(b, m, what), m, negacyclic, what);
   }
+  if (std::optional<Value> c = convolve_big_prime_on_gpu(a, b, m, negacyclic, what)) return std::move(*c);
   std::vector<Fmpz> x = residues(a, m, what);
   return convolve_residues(std::move(x), residues(b, m, what), m, negacyclic, what);
 }

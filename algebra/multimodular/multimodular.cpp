@@ -283,27 +283,6 @@ void write_limb_block(const fmpz* coeffs, const gpu::LimbBlock& block) {
   });
 }
 
-namespace {
-// glibc grows a thread's own heap with one mprotect call per page the first time it gets that far,
-// and mprotect takes the address-space lock for writing: threads that allocate many fresh mpz's
-// at once queue behind each other's calls. Allocating, then freeing, the bytes a thread is about
-// to need in 96 KiB pieces (below the mmap threshold) grows its heap in 96 KiB steps instead;
-// freed, the space stays mapped read-write for the allocations that follow. CAS_HEAP_RESERVE=0
-// turns it off (to measure it).
-void reserve_thread_heap(size_t bytes) {
-  static const bool enabled = [] {
-    const char* v = std::getenv("CAS_HEAP_RESERVE");
-    return !(v && std::strcmp(v, "0") == 0);
-  }();
-  if (!enabled) return;
-  constexpr size_t piece = size_t{96} << 10;
-  std::vector<void*> pieces;
-  pieces.reserve(bytes / piece + 1);
-  for (size_t reserved = 0; reserved < bytes; reserved += piece) pieces.push_back(std::malloc(piece));
-  for (void* p : pieces) std::free(p);
-}
-}  // namespace
-
 void read_limb_block(fmpz* out, const gpu::ConstLimbBlock& block) {
   out += block.first;
   parallel_ranges(block.size, coefficient_grain(block.width), [&](size_t begin, size_t end) {

@@ -281,8 +281,14 @@ std::optional<NewtonDivision> divide_on_gpu(const ModPoly& f, const ModPoly& g, 
   const ModulusPtr& m = f.modulus();
   const Words base = gpu_base_inverse(g.nmod()->coeffs, nb, nq, m->nmod());
   NewtonDivision d{ModPoly(m), ModPoly(m)};
+  OperationDetail detail = modular_detail(*m, na, nb);
+  const std::shared_ptr<const gpu::DeviceWords> held = f.device_words();  // read there, not uploaded
+  detail.operands_on_gpu = held ? 1 : 0;
   auto divide = [&](ulong* q, ulong* r) {
-    gpu::divide_mod(f.nmod()->coeffs, na, g.nmod()->coeffs, nb, m->word(), base.data(), base.size(), q, r);
+    if (held)
+      gpu::divide_mod(*held, g.nmod()->coeffs, nb, m->word(), base.data(), base.size(), q, r);
+    else
+      gpu::divide_mod(f.nmod()->coeffs, na, g.nmod()->coeffs, nb, m->word(), base.data(), base.size(), q, r);
   };
   try {  // q and r come straight into FLINT's arrays
     d.quotient = written_modpoly(m, nq, [&](ulong* q) {
@@ -293,7 +299,7 @@ std::optional<NewtonDivision> divide_on_gpu(const ModPoly& f, const ModPoly& g, 
     gpu_failure_notice(e, na, "the division");
     return std::nullopt;
   }
-  engine_note("gpu newton division", static_cast<double>(2 * nq - 1), modular_detail(*m, na, nb));
+  engine_note("gpu newton division", static_cast<double>(2 * nq - 1), detail);
   return d;
 }
 
@@ -301,10 +307,10 @@ std::optional<NewtonDivision> divide_on_gpu(const ModPoly& f, const ModPoly& g, 
 // len f >= len g >= 1, g's leading coefficient invertible.
 NewtonDivision divide_by_newton(const ModPoly& f, const ModPoly& g, bool want_remainder) {
   const size_t na = static_cast<size_t>(f.length()), nb = static_cast<size_t>(g.length()), nq = na - nb + 1;
-  const ulong *a = f.nmod()->coeffs, *b = g.nmod()->coeffs;
   engine_explain("division by newton iteration", static_cast<double>(na), modular_detail(*f.modulus(), na, nb));
   if (division_goes_to_gpu(nq, nb, f.modulus()->word()))
     if (std::optional<NewtonDivision> d = divide_on_gpu(f, g, want_remainder)) return std::move(*d);
+  const ulong *a = f.nmod()->coeffs, *b = g.nmod()->coeffs;
   CyclicProducts product(f.modulus());
   const Words h = reversed_top(b, nb, std::min(nb, nq));
   const Words inverse = inverse_series(h.data(), h.size(), nq, product);

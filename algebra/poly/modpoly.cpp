@@ -1,9 +1,11 @@
 #include "algebra/poly/modpoly.hpp"
 
+#include "algebra/dispatch/resident.hpp"
 #include "algebra/support/parallel.hpp"
 #include "algebra/support/words.hpp"
 
 #include <algorithm>
+#include <mutex>
 #include <utility>
 
 namespace cas {
@@ -32,6 +34,7 @@ void ModPoly::clear_storage() {
 }
 
 void ModPoly::reserve_words(size_t n) {
+  make_host_only();
   if (word() && n_.alloc == 0 && n * sizeof(ulong) >= large_words_from) {
     n_.coeffs = static_cast<ulong*>(allocate_large_words(n * sizeof(ulong)));
     n_.alloc = static_cast<slong>(n);
@@ -42,12 +45,51 @@ void ModPoly::reserve_words(size_t n) {
 
 ModPoly::ModPoly(ModulusPtr m) : m_(std::move(m)) { init_storage(); }
 
+ModPoly ModPoly::on_gpu(ModulusPtr m, std::shared_ptr<ResidentWords> words) {
+  ModPoly f(std::move(m));
+  f.resident_ = std::move(words);
+  f.host_pending_.store(true, std::memory_order_release);
+  return f;
+}
+
+// One lock for every value's first read of its GPU coefficients: rare (once a value), and two
+// threads reading one value must not both fill its array.
+namespace {
+std::mutex host_copy_lock;
+}  // namespace
+
+void ModPoly::take_host_copy() const {
+  std::lock_guard<std::mutex> guard(host_copy_lock);
+  if (!host_pending_.load(std::memory_order_relaxed)) return;
+  // The array of a value built as on_gpu, never handed out before: filling it is not a change
+  // any reader can see.
+  auto* self = const_cast<ModPoly*>(this);
+  const size_t length = resident_->length();
+  ulong* words = resident_->take_host_copy();
+  self->clear_storage();
+  self->init_storage();
+  self->n_.coeffs = words;
+  self->n_.alloc = self->n_.length = static_cast<slong>(length);
+  host_pending_.store(false, std::memory_order_release);
+}
+
+void ModPoly::make_host_only() {
+  if (!resident_) return;
+  if (host_pending_.load(std::memory_order_acquire)) take_host_copy();
+  resident_.reset();
+}
+
+std::shared_ptr<const gpu::DeviceWords> ModPoly::device_words() const {
+  return resident_ ? resident_->device() : nullptr;
+}
+
 ModPoly::ModPoly(const ModPoly& o) : m_(o.m_) {
   init_storage();
   if (word())
-    nmod_poly_set(&n_, &o.n_);
+    nmod_poly_set(&n_, o.nmod());
   else
     fmpz_mod_poly_set(&f_, &o.f_, ctx());
+  resident_ = o.resident_;  // the GPU's copy is immutable: shared
 }
 
 ModPoly::ModPoly(ModPoly&& o) noexcept : m_(o.m_) {
@@ -56,6 +98,8 @@ ModPoly::ModPoly(ModPoly&& o) noexcept : m_(o.m_) {
     nmod_poly_swap(&n_, &o.n_);
   else
     fmpz_mod_poly_swap(&f_, &o.f_, ctx());
+  resident_ = std::move(o.resident_);
+  host_pending_.store(o.host_pending_.exchange(false));
 }
 
 ModPoly& ModPoly::operator=(const ModPoly& o) {
@@ -66,35 +110,38 @@ ModPoly& ModPoly::operator=(const ModPoly& o) {
 
 ModPoly& ModPoly::operator=(ModPoly&& o) noexcept {
   if (this == &o) return *this;
-  if (m_ == o.m_ || *m_ == *o.m_) {
-    if (word())
-      nmod_poly_swap(&n_, &o.n_);
-    else
-      fmpz_mod_poly_swap(&f_, &o.f_, ctx());
-    return *this;
+  if (!(m_ == o.m_ || *m_ == *o.m_)) {
+    clear_storage();
+    m_ = o.m_;
+    init_storage();
   }
-  clear_storage();
-  m_ = o.m_;
-  init_storage();
   if (word())
     nmod_poly_swap(&n_, &o.n_);
   else
     fmpz_mod_poly_swap(&f_, &o.f_, ctx());
+  std::swap(resident_, o.resident_);
+  const bool pending = host_pending_.load();
+  host_pending_.store(o.host_pending_.load());
+  o.host_pending_.store(pending);
   return *this;
 }
 
 ModPoly::~ModPoly() { clear_storage(); }
 
-slong ModPoly::length() const { return word() ? nmod_poly_length(&n_) : fmpz_mod_poly_length(&f_, ctx()); }
+slong ModPoly::length() const {
+  if (host_pending_.load(std::memory_order_acquire)) return static_cast<slong>(resident_->length());
+  return word() ? nmod_poly_length(&n_) : fmpz_mod_poly_length(&f_, ctx());
+}
 
 void ModPoly::coeff(fmpz_t out, slong i) const {
   if (word())
-    fmpz_set_ui(out, nmod_poly_get_coeff_ui(&n_, i));
+    fmpz_set_ui(out, nmod_poly_get_coeff_ui(nmod(), i));
   else
     fmpz_mod_poly_get_coeff_fmpz(out, &f_, i, ctx());
 }
 
 void ModPoly::set_coeff(slong i, const fmpz_t c) {
+  make_host_only();
   if (word()) {
     nmod_poly_set_coeff_ui(&n_, i, fmpz_fdiv_ui(c, m_->word()));
   } else {
@@ -107,6 +154,7 @@ void ModPoly::set_coeff(slong i, const fmpz_t c) {
 }
 
 void ModPoly::fit_length(slong n) {
+  make_host_only();
   if (word())
     nmod_poly_fit_length(&n_, n);
   else

@@ -7,9 +7,20 @@
 #include <flint/fmpz_mod_poly.h>
 #include <flint/nmod_poly.h>
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
+#include <memory>
+
+namespace cas::gpu {
+template <class Word>
+class DeviceArray;
+using DeviceWords = DeviceArray<std::uint64_t>;
+}  // namespace cas::gpu
 
 namespace cas {
+
+class ResidentWords;
 
 class ModPoly {
  public:
@@ -20,10 +31,28 @@ class ModPoly {
   ModPoly& operator=(ModPoly&& o) noexcept;
   ~ModPoly();
 
+  // The polynomial whose coefficients the GPU computed and keeps (algebra/dispatch/resident.hpp),
+  // over a word-size Z/pZ; `words` holds exactly its length (a nonzero leading coefficient). The
+  // host's array is filled when first read.
+  static ModPoly on_gpu(ModulusPtr m, std::shared_ptr<ResidentWords> words);
+
   const ModulusPtr& modulus() const { return m_; }
   bool word() const { return m_->word_size(); }
-  nmod_poly_struct* nmod() { return &n_; }
-  const nmod_poly_struct* nmod() const { return &n_; }
+  // FLINT's polynomial: the GPU's coefficients are brought over first if the host lacks them; a
+  // caller that may change it (the non-const form) drops the GPU's copy.
+  nmod_poly_struct* nmod() {
+    make_host_only();
+    return &n_;
+  }
+  const nmod_poly_struct* nmod() const {
+    if (host_pending_.load(std::memory_order_acquire)) take_host_copy();
+    return &n_;
+  }
+  // The coefficients on the GPU, when it holds them (null otherwise): operations on the GPU read
+  // them there instead of uploading the host's array.
+  std::shared_ptr<const gpu::DeviceWords> device_words() const;
+  // False while the GPU holds the coefficients and the host's array has not been filled.
+  bool coefficients_on_host() const { return !host_pending_.load(std::memory_order_acquire); }
   fmpz_mod_poly_struct* big() { return &f_; }
   const fmpz_mod_poly_struct* big() const { return &f_; }
   const fmpz_mod_ctx_struct* ctx() const { return m_->ctx(); }
@@ -41,7 +70,11 @@ class ModPoly {
  private:
   void init_storage();
   void clear_storage();
+  void take_host_copy() const;
+  void make_host_only();
   ModulusPtr m_;
+  std::shared_ptr<ResidentWords> resident_;         // the GPU's copy of the coefficients, or null
+  mutable std::atomic<bool> host_pending_{false};  // resident_ has coefficients n_ lacks
   union {
     nmod_poly_struct n_;
     fmpz_mod_poly_struct f_;

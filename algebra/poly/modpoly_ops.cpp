@@ -279,7 +279,9 @@ void discriminant_flint(fmpz_t out, const ModPoly& f) {
 }
 
 bool is_monomial(const ModPoly& a, Fmpz& c) {
-  if (a.is_zero()) return false;
+  // Coefficients only the GPU holds would have to come over to be read; the general routes are
+  // right for a monomial too.
+  if (a.is_zero() || !a.coefficients_on_host()) return false;
   Fmpz coefficient;
   for (slong i = 0; i + 1 < a.length(); i++) {
     a.coeff(coefficient.get(), i);

@@ -3,12 +3,15 @@
 #include "algebra/support/ceil_log2.hpp"
 #include "algebra/dispatch/dispatch.hpp"
 #include "algebra/dispatch/engine.hpp"
+#include "algebra/dispatch/resident.hpp"
 #include "algebra/poly/modpoly_ops.hpp"
 #include "algebra/multimodular/multimodular.hpp"
+#include "algebra/fourier/big_prime_words.hpp"
 #include "algebra/fourier/ntt_product_cpu.hpp"
 #include "algebra/support/parallel.hpp"
 #include "algebra/support/progress.hpp"
 
+#include "gpu/big_prime.hpp"
 #include "gpu/ntt.hpp"
 
 #include <flint/fmpz_vec.h>
@@ -99,25 +102,75 @@ ModPoly scale_on_cores(const ModPoly& f, const ModPoly& constant) {
   });
 }
 
-// The product on the GPU straight from and into FLINT's coefficient arrays;
-// nullopt (after a notice) when the GPU could not do it, so the CPU takes over.
-std::optional<ModPoly> multiply_on_gpu(const ModPoly& a, const ModPoly& b, GpuOperation op) {
+// An operand of a product on the GPU: the device array its value holds, or its host array
+// uploaded.
+std::shared_ptr<const gpu::DeviceWords> operand_on_gpu(const ModPoly& f) {
+  if (auto held = f.device_words()) return held;
+  static_assert(sizeof(ulong) == sizeof(std::uint64_t), "FLINT's words are the engine's words");
+  return std::make_shared<const gpu::DeviceWords>(reinterpret_cast<const std::uint64_t*>(f.nmod()->coeffs),
+                                                  static_cast<size_t>(f.length()));
+}
+
+// Whether a result of the GPU over the Z/pZ of m may stay there: its length must be known without
+// reading it, which a prime p gives (the leading coefficient, a product of nonzero ones, is nonzero).
+bool result_may_stay(ResultPlace place, const Modulus& m) { return place == ResultPlace::KeptOnGpu && m.is_prime(); }
+
+// compute() -> the result's device array on the GPU; an allocation that fails is tried once more
+// after the values kept on the GPU have moved to the host. The result: kept on the GPU as the
+// value's coefficients (`keep`), or brought to a host array. Throws what compute throws.
+template <class Compute>
+ModPoly device_result(const ModulusPtr& m, size_t length, bool keep, Compute compute) {
+  gpu::DeviceWords out;
+  try {
+    out = compute();
+  } catch (const gpu::OutOfMemory&) {
+    if (resident_use().values == 0) throw;
+    move_resident_to_host();
+    out = compute();
+  }
+  if (keep) {
+    gpu::synchronize();  // the value is complete when the statement's clock stops
+    return ModPoly::on_gpu(m, keep_on_gpu(std::move(out), length));
+  }
+  return written_modpoly(m, length, [&](ulong* host) {
+    out.download(reinterpret_cast<std::uint64_t*>(host), length);
+  });
+}
+
+// The product on the GPU with an operand it holds, or with the result kept there.
+ModPoly multiply_on_device(const ModPoly& a, const ModPoly& b, bool keep) {
+  const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
+  const std::shared_ptr<const gpu::DeviceWords> da = operand_on_gpu(a);
+  const bool same = &a == &b || (a.device_words() && a.device_words() == b.device_words());
+  const std::shared_ptr<const gpu::DeviceWords> db = same ? da : operand_on_gpu(b);
+  return device_result(a.modulus(), length, keep, [&] { return gpu::multiply_mod(*da, *db, a.modulus()->word()); });
+}
+
+// The product on the GPU: from and into FLINT's coefficient arrays, or (operands held on the GPU,
+// or a result to keep there) through device arrays; nullopt (after a notice) when the GPU could
+// not do it, so the CPU takes over.
+std::optional<ModPoly> multiply_on_gpu(const ModPoly& a, const ModPoly& b, GpuOperation op, ResultPlace place) {
   const size_t length = static_cast<size_t>(a.length() + b.length() - 1);
   const bool one_prime = op == GpuOperation::ProductNttPrime || op == GpuOperation::ProductNttPrime32 ||
                          op == GpuOperation::ProductNttPrime17;
   const ProgressScope progress(one_prime ? "gpu ntt product" : "gpu crt product", static_cast<double>(length));
+  OperationDetail detail = product_detail(a, a.length(), b.length());
+  detail.operands_on_gpu = (a.device_words() ? 1u : 0u) + (b.device_words() ? 1u : 0u);
+  detail.result_kept_on_gpu = result_may_stay(place, *a.modulus());
   std::optional<ModPoly> r;
   try {
-    r = written_modpoly(a.modulus(), length, [&](ulong* out) {
-      gpu::multiply_mod(a.nmod()->coeffs, static_cast<size_t>(a.length()), b.nmod()->coeffs,
-                        static_cast<size_t>(b.length()), a.modulus()->word(), out);
-    });
+    if (detail.operands_on_gpu || detail.result_kept_on_gpu)
+      r = multiply_on_device(a, b, detail.result_kept_on_gpu);
+    else
+      r = written_modpoly(a.modulus(), length, [&](ulong* out) {
+        gpu::multiply_mod(a.nmod()->coeffs, static_cast<size_t>(a.length()), b.nmod()->coeffs,
+                          static_cast<size_t>(b.length()), a.modulus()->word(), out);
+      });
   } catch (const gpu::Error& e) {
     gpu_failure_notice(e, length, "the product");
     return std::nullopt;
   }
-  engine_note(one_prime ? "gpu ntt product" : "gpu crt product",
-              static_cast<double>(length), product_detail(a, a.length(), b.length()));
+  engine_note(one_prime ? "gpu ntt product" : "gpu crt product", static_cast<double>(length), detail);
   return r;
 }
 
@@ -228,10 +281,56 @@ bool wants_big_modulus_gpu(const ModPoly& a, const ModPoly& b) {
   return !a.word() && !a.is_zero() && !b.is_zero() &&
          big_modulus_goes_to_gpu(*a.modulus(), static_cast<size_t>(a.length() + b.length() - 1));
 }
+
+// ---- products modulo a multi-word prime by the GPU's big-prime convolution (gpu/big_prime.hpp)
+
+// The words of p when a product of `length` terms modulo the multi-word p of m goes to the GPU's
+// big-prime convolution: from the crossover product.big_prime, p a prime of big_prime_limbs words
+// with a root of unity of the power-of-two order n >= length (2^k | p - 1), n up to the kernels'
+// longest; 0 otherwise.
+size_t big_prime_product_limbs(const Modulus& m, size_t length) {
+  if (m.word_size() || length < 2 || !use_gpu(GpuOperation::ProductBigPrime, length)) return 0;
+  const unsigned log2_n = ceil_log2(length);
+  const size_t limbs = big_prime_limbs(m);
+  if (!limbs || log2_n > static_cast<unsigned>(gpu::big_prime_most_log_length)) return 0;
+  Fmpz p_minus_1;
+  fmpz_sub_ui(p_minus_1.get(), m.value(), 1);
+  return fmpz_val2(p_minus_1.get()) >= log2_n && m.is_prime() ? limbs : 0;
+}
+
+size_t big_prime_product_limbs(const ModPoly& a, const ModPoly& b) {
+  if (a.word() || a.is_zero() || b.is_zero()) return 0;
+  return big_prime_product_limbs(*a.modulus(), static_cast<size_t>(a.length() + b.length() - 1));
+}
+
+// a b as the cyclic convolution of length n (the power of two >= na + nb - 1, so nothing wraps)
+// on the GPU, p of `limbs` words: the coefficients straight into limb-major words and back, on the
+// cores. nullopt (after a notice) when the GPU could not do it.
+std::optional<ModPoly> multiply_big_prime_on_gpu(const ModPoly& a, const ModPoly& b, size_t limbs) {
+  const Modulus& m = *a.modulus();
+  const size_t length_a = static_cast<size_t>(a.length()), length_b = static_cast<size_t>(b.length());
+  const size_t length = length_a + length_b - 1, n = size_t{1} << ceil_log2(length);
+  const ProgressScope progress("gpu big-prime product", static_cast<double>(length));
+  Fmpz w;
+  find_root_of_unity(w, m, n);  // big_prime_product_limbs: p is prime and n | p - 1
+  const Words x = coefficient_limbs(a, limbs), y = coefficient_limbs(b, limbs);
+  const Words p = element_limbs(m.value(), limbs), root = element_limbs(w.get(), limbs);
+  Words c(limbs * length);
+  try {
+    gpu::big_prime_convolve(x.data(), length_a, y.data(), length_b, n, p.data(), limbs, root.data(), nullptr,
+                            c.data(), length);
+  } catch (const gpu::Error& e) {
+    gpu_failure_notice(e, length, "the product");
+    return std::nullopt;
+  }
+  engine_note("gpu big-prime product", static_cast<double>(length), product_detail(a, a.length(), b.length()));
+  return modpoly_from_limbs(a.modulus(), c.data(), length, limbs);
+}
 }  // namespace
 
 bool big_modulus_product_leaves_flint(const Modulus& m, size_t length, size_t shorter) {
-  return !m.word_size() && (big_modulus_goes_to_gpu(m, length) || big_modulus_cpu_primes_take(m, length, shorter));
+  return !m.word_size() && (big_prime_product_limbs(m, length) || big_modulus_goes_to_gpu(m, length) ||
+                            big_modulus_cpu_primes_take(m, length, shorter));
 }
 
 namespace {
@@ -296,11 +395,13 @@ void gpu_failure_notice(const std::exception& e, size_t length, const char* what
     post_notice(std::string("the GPU failed (") + e.what() + "); the CPU computed " + what);
 }
 
-ModPoly multiply(const ModPoly& a, const ModPoly& b) {
+ModPoly multiply(const ModPoly& a, const ModPoly& b, ResultPlace place) {
   if (same_modulus(a.modulus(), b.modulus()) && !is_constant_product(a.length(), b.length())) {
     GpuOperation op;
     if (wants_gpu(a, b, op))
-      if (auto r = multiply_on_gpu(a, b, op)) return std::move(*r);
+      if (auto r = multiply_on_gpu(a, b, op, place)) return std::move(*r);
+    if (const size_t limbs = big_prime_product_limbs(a, b))
+      if (auto r = multiply_big_prime_on_gpu(a, b, limbs)) return std::move(*r);
     if (wants_big_modulus_gpu(a, b))
       if (auto r = multiply_big_modulus_on_gpu(a, b)) return std::move(*r);
   }
@@ -311,7 +412,7 @@ namespace {
 bool goes_to_gpu(const ModPoly& a, const ModPoly& b) {
   if (!same_modulus(a.modulus(), b.modulus()) || is_constant_product(a.length(), b.length())) return false;
   GpuOperation op;
-  return wants_gpu(a, b, op) || wants_big_modulus_gpu(a, b);
+  return wants_gpu(a, b, op) || big_prime_product_limbs(a, b) || wants_big_modulus_gpu(a, b);
 }
 }  // namespace
 
@@ -406,32 +507,43 @@ bool power_fits_one_transform(const ModPoly& a, ulong e) {
   return gpu::power_in_one_transform(static_cast<size_t>(a.length()), e, a.modulus()->word());
 }
 
-// a^e on the GPU in one transform (power_fits_one_transform); nullopt (after a notice) when the
-// GPU could not do it.
-std::optional<ModPoly> power_in_one_transform_on_gpu(const ModPoly& a, ulong e, size_t result_length) {
+// a^e on the GPU in one transform (power_fits_one_transform): from and into FLINT's arrays, or
+// through device arrays (an operand the GPU holds, or a result to keep there); nullopt (after a
+// notice) when the GPU could not do it.
+std::optional<ModPoly> power_in_one_transform_on_gpu(const ModPoly& a, ulong e, size_t result_length,
+                                                     ResultPlace place) {
   const ProgressScope progress("gpu ntt power", static_cast<double>(result_length));
+  OperationDetail detail = product_detail(a, a.length(), static_cast<slong>(e));
+  detail.operands_on_gpu = a.device_words() ? 1 : 0;
+  detail.result_kept_on_gpu = result_may_stay(place, *a.modulus());
   std::optional<ModPoly> r;
   try {
-    r = written_modpoly(a.modulus(), result_length, [&](ulong* out) {
-      gpu::power_mod(a.nmod()->coeffs, static_cast<size_t>(a.length()), e, a.modulus()->word(), out);
-    });
+    if (detail.operands_on_gpu || detail.result_kept_on_gpu) {
+      const std::shared_ptr<const gpu::DeviceWords> da = operand_on_gpu(a);
+      r = device_result(a.modulus(), result_length, detail.result_kept_on_gpu,
+                        [&] { return gpu::power_mod(*da, e, a.modulus()->word()); });
+    } else {
+      r = written_modpoly(a.modulus(), result_length, [&](ulong* out) {
+        gpu::power_mod(a.nmod()->coeffs, static_cast<size_t>(a.length()), e, a.modulus()->word(), out);
+      });
+    }
   } catch (const gpu::Error& error) {
     gpu_failure_notice(error, result_length, "the power");
     return std::nullopt;
   }
-  engine_note("gpu ntt power", static_cast<double>(result_length), product_detail(a, a.length(), static_cast<slong>(e)));
+  engine_note("gpu ntt power", static_cast<double>(result_length), detail);
   return r;
 }
 
 // a^e by square and multiply through multiply(), so that each product takes the engine its size
 // calls for; e >= 1.
-ModPoly power_by_squaring(const ModPoly& a, ulong e) {
+ModPoly power_by_squaring(const ModPoly& a, ulong e, ResultPlace place = ResultPlace::Host) {
   std::optional<ModPoly> result;  // unset until the lowest set bit: no product by 1
   ModPoly base = a;
   for (ulong bits = e;; bits >>= 1) {
-    if (bits & 1) result = result ? multiply(*result, base) : base;
+    if (bits & 1) result = result ? multiply(*result, base, place) : base;
     if (bits <= 1) break;
-    base = multiply(base, base);
+    base = multiply(base, base, place);
   }
   return std::move(*result);
 }
@@ -446,18 +558,22 @@ ModPoly power_on_cpu_ntt(const ModPoly& a, ulong e, size_t result_length) {
   return r;
 }
 
-ModPoly power(const ModPoly& a, ulong e) {
+ModPoly power(const ModPoly& a, ulong e, ResultPlace place) {
   // Large powers on the GPU: in one transform when p has the roots of unity, else by square and
   // multiply so that the GPU takes the big squarings. The same on the CPU's transforms above
   // their crossover; FLINT's own powering below.
   const double result_length = static_cast<double>(a.degree()) * static_cast<double>(e) + 1;
   const bool large = a.word() && a.length() > 1 && e > 1;
   if (large && use_gpu(product_operation(a, static_cast<size_t>(result_length)), static_cast<size_t>(result_length))) {
-    if (!power_fits_one_transform(a, e)) return power_by_squaring(a, e);
-    if (auto r = power_in_one_transform_on_gpu(a, e, static_cast<size_t>(result_length))) return std::move(*r);
+    if (!power_fits_one_transform(a, e)) return power_by_squaring(a, e, place);
+    if (auto r = power_in_one_transform_on_gpu(a, e, static_cast<size_t>(result_length), place))
+      return std::move(*r);
   }
-  // Above 64 bits: square and multiply, so that the large squarings take the primes (CPU or GPU).
-  if (!a.word() && a.length() > 1 && e > 1 && result_length >= static_cast<double>(cpu_crt_crossover_z))
+  // Above 64 bits: square and multiply, so that the large squarings take the primes (CPU or GPU)
+  // or the GPU's big-prime convolution.
+  if (!a.word() && a.length() > 1 && e > 1 &&
+      (result_length >= static_cast<double>(cpu_crt_crossover_z) ||
+       (result_length <= 0x1p40 && big_prime_product_limbs(*a.modulus(), static_cast<size_t>(result_length)))))
     return power_by_squaring(a, e);
   if (large && result_length <= 0x1p40) {
     const ulong p = a.modulus()->word();

@@ -13,7 +13,13 @@
 
 namespace cas {
 
-ModPoly multiply(const ModPoly& a, const ModPoly& b);
+// Where a product or power that the GPU computes over a word-size prime field leaves its result:
+// on the host (the steps of an algorithm, which read it next), or kept on the GPU (a value of the
+// language: the next product reads it there, and the host copies it when it needs it, see
+// algebra/dispatch/resident.hpp). Operands the GPU holds are read there either way.
+enum class ResultPlace { Host, KeptOnGpu };
+
+ModPoly multiply(const ModPoly& a, const ModPoly& b, ResultPlace place = ResultPlace::Host);
 // The same without asking the GPU: cas's transforms on the cores, or FLINT (after the GPU failed).
 ModPoly multiply_on_cpu(const ModPoly& a, const ModPoly& b);
 // Independent products a_i b_i (the steps of an algorithm), each on the engine multiply() picks:
@@ -60,14 +66,15 @@ ZPoly multiply_on_cpu(const ZPoly& a, const ZPoly& b);
 bool z_product_goes_to_gpu(const ZPoly& a, const ZPoly& b);
 // out = a * b: GMP (fmpz_mul), or the multi-modular GPU product for huge factors.
 void multiply(fmpz_t out, const fmpz_t a, const fmpz_t b);
-ModPoly power(const ModPoly& a, ulong e);
+ModPoly power(const ModPoly& a, ulong e, ResultPlace place = ResultPlace::Host);
 // Whether one transform modulo p itself takes a product (or cyclic product, or power) of `length`
 // terms: p a word-size prime and the power of two >= length dividing p - 1. The Modulus form
 // asks the modulus's cached primality; the word form tests p.
 bool one_transform_modulo(const Modulus& m, std::size_t length);
 bool one_transform_modulo(ulong p, std::size_t length);
 // Whether multiply takes a product in Z/pZ[x] for a multi-word p (m) of `length` terms, its shorter
-// operand of `shorter`, away from FLINT: to the GPU's or the cores' multi-modular product.
+// operand of `shorter`, away from FLINT: to the GPU's big-prime convolution (p prime with the roots
+// of unity), the GPU's or the cores' multi-modular product.
 bool big_modulus_product_leaves_flint(const Modulus& m, std::size_t length, std::size_t shorter);
 // The one-line notice when the GPU could not compute `what` ("the product", "an integer product",
 // ...) of this length (coefficients; bits for an integer product): out of memory, or another failure.

@@ -6,9 +6,11 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <mutex>
 #include <new>
+#include <vector>
 
 namespace cas {
 
@@ -82,5 +84,18 @@ void* allocate_large_words(std::size_t bytes) {
 }
 
 void free_large_words(void* memory, std::size_t bytes) { large_blocks().give(memory, bytes); }
+
+void reserve_thread_heap(std::size_t bytes) {
+  static const bool enabled = [] {
+    const char* v = std::getenv("CAS_HEAP_RESERVE");
+    return !(v && std::strcmp(v, "0") == 0);
+  }();
+  if (!enabled) return;
+  constexpr std::size_t piece = std::size_t{96} << 10;
+  std::vector<void*> pieces;
+  pieces.reserve(bytes / piece + 1);
+  for (std::size_t reserved = 0; reserved < bytes; reserved += piece) pieces.push_back(std::malloc(piece));
+  for (void* p : pieces) std::free(p);
+}
 
 }  // namespace cas

@@ -27,6 +27,14 @@ void* allocate_large_words(std::size_t bytes);
 void free_large_words(void* memory, std::size_t bytes);
 constexpr std::size_t large_words_from = std::size_t(4) << 20;
 
+// Before a thread makes many fresh integers (mpz's) at once: glibc grows a thread's own heap with
+// one mprotect call per page the first time it gets that far, and mprotect takes the address-space
+// lock for writing, so threads that allocate side by side queue behind each other's calls.
+// Allocating, then freeing, the `bytes` the thread is about to need in 96 KiB pieces (below the
+// mmap threshold) grows its heap in 96 KiB steps instead; freed, the space stays mapped read-write
+// for the allocations that follow. CAS_HEAP_RESERVE=0 turns it off (to measure it).
+void reserve_thread_heap(std::size_t bytes);
+
 // std::allocator, except that a value-initialisation (vector(n), resize(n)) default-initialises:
 // for a word, nothing is written. Copies and explicit values (vector(n, 0)) are as usual.
 // Large arrays ask for transparent huge pages before their first touch: without, a 2^22-word

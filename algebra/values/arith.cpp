@@ -181,7 +181,7 @@ Value modpoly_binary(BinaryOp op, const ModPoly& a, const ModPoly& b) {
     case BinaryOp::Add: return Value::modpoly(add(a, b));
     case BinaryOp::Sub: return Value::modpoly(sub(a, b));
     case BinaryOp::Mul:
-    case BinaryOp::PointMul: return Value::modpoly(multiply(a, b));
+    case BinaryOp::PointMul: return Value::modpoly(multiply(a, b, ResultPlace::KeptOnGpu));
     case BinaryOp::Div:
       if (b.length() == 1) {
         Fmpz c, inv;
@@ -280,7 +280,7 @@ Value modpoly_power(const ModPoly& a, const Value& e) {
     result.set_coeff(a.degree() * static_cast<slong>(n), c.get());
     return Value::modpoly(std::move(result));
   }
-  return Value::modpoly(power(a, n));
+  return Value::modpoly(power(a, n, ResultPlace::KeptOnGpu));
 }
 
 Value power_of(const Value& a, const Value& e) {
@@ -645,6 +645,9 @@ bool equal_vectors(const Value& a, const Value& b) {
   const PackedResidues *packed_a = a.packed_residues(), *packed_b = b.packed_residues();
   if (packed_a && packed_b && same_modulus(packed_a->modulus, packed_b->modulus))
     return packed_a->words == packed_b->words;
+  const PackedLimbs *limbs_a = a.packed_limbs(), *limbs_b = b.packed_limbs();
+  if (limbs_a && limbs_b && same_modulus(limbs_a->modulus, limbs_b->modulus) && limbs_a->limbs == limbs_b->limbs)
+    return limbs_a->words == limbs_b->words;
   const auto &x = a.as_vec(), &y = b.as_vec();
   if (x.size() != y.size()) return false;
   for (size_t i = 0; i < x.size(); i++)

@@ -1,5 +1,7 @@
 #include "algebra/values/value.hpp"
 
+#include "algebra/values/big_prime_vectors.hpp"
+
 #include "algebra/support/error.hpp"
 #include "algebra/support/parallel.hpp"
 
@@ -108,6 +110,14 @@ Value Value::residue_words(const ModulusPtr& m, Words words) {
   return v;
 }
 
+Value Value::residue_limbs(const ModulusPtr& m, size_t limbs, Words words) {
+  if (words.empty()) return vec({});
+  Value v;
+  v.kind_ = Kind::Vec;
+  v.obj_ = std::make_shared<VecObject>(PackedLimbs{m, limbs, std::move(words)});
+  return v;
+}
+
 Value Value::real(double d) {
   Value v;
   v.kind_ = Kind::Real;
@@ -129,6 +139,7 @@ const ModulusPtr Value::modulus() const {
 }
 
 Value Value::vec_entry(size_t i) const {
+  if (const PackedLimbs* packed = packed_limbs()) return element_from_limbs(*packed, i);
   const PackedResidues* packed = packed_residues();
   if (!packed) return as_vec()[i];
   Value v;
@@ -147,11 +158,13 @@ VecObject::VecObject(std::vector<Value> items, bool made_on_cores)
     : items_(std::move(items)), unpacked_(true), made_on_cores_(made_on_cores) {}
 
 namespace {
-// Frees the integer entries on the cores; the vector's own destructor then finds only small ones.
+// Frees the integer entries and the elements of Z/pZ on the cores; the vector's own destructor then
+// finds only empty Values. Elements of Z/pZ made on the cores hold their modulus through an owner
+// per range (big_prime_vectors.hpp), so the cores release them without queueing on one count.
 void free_integers_on_cores(std::vector<Value>& items) {
   parallel_ranges(items.size(), integer_grain, [&items](size_t begin, size_t end) {
     for (size_t i = begin; i < end; i++)
-      if (items[i].is(Kind::Int)) items[i] = Value();
+      if (items[i].is(Kind::Int) || items[i].is(Kind::Mod)) items[i] = Value();
   });
 }
 }  // namespace
@@ -162,11 +175,19 @@ VecObject::~VecObject() {
 
 VecObject::VecObject(PackedResidues packed) : packed_(std::move(packed)), unpacked_(false) {}
 
+// The Values a limb-major vector unpacks into are made on the cores (big_prime_vectors.hpp).
+VecObject::VecObject(PackedLimbs packed) : limbs_(std::move(packed)), unpacked_(false), made_on_cores_(true) {}
+
 // Every entry starts as a copy of one element of the Z/pZ (so the modulus is shared, never
 // looked up) and takes its residue in place.
 void VecObject::unpack() const {
   std::lock_guard<std::mutex> lock(unpacking_);
   if (unpacked_.load(std::memory_order_relaxed)) return;
+  if (limbs_.modulus) {
+    items_ = values_from_limbs(limbs_.modulus, limbs_.words.data(), limbs_.count(), limbs_.limbs);
+    unpacked_.store(true, std::memory_order_release);
+    return;
+  }
   const Value zero = Value::mod_reduce(Fmpz().get(), packed_.modulus);
   reserve_values(items_, packed_.words.size());
   for (ulong word : packed_.words) fmpz_set_ui(items_.emplace_back(zero).int_mut(), word);
@@ -176,11 +197,13 @@ void VecObject::unpack() const {
 std::vector<Value>& VecObject::items_mut() {
   items();
   packed_ = PackedResidues{};
+  limbs_ = PackedLimbs{};
   return items_;
 }
 
 std::shared_ptr<VecObject> VecObject::copy() const {
   if (packed_.modulus) return std::make_shared<VecObject>(packed_);
+  if (limbs_.modulus) return std::make_shared<VecObject>(limbs_);
   return std::make_shared<VecObject>(items());
 }
 
@@ -194,6 +217,7 @@ ModulusPtr common_modulus(const Value& v) {
   if (v.is(Kind::Mod) || v.is(Kind::ModPoly)) return v.modulus();
   if (!v.is(Kind::Vec) || v.vec_size() == 0) return nullptr;
   if (const PackedResidues* packed = v.packed_residues()) return packed->modulus;
+  if (const PackedLimbs* packed = v.packed_limbs()) return packed->modulus;
   return modulus_of_entries(v.as_vec(), [](const Value& e) { return common_modulus(e); });
 }
 

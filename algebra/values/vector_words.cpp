@@ -41,6 +41,7 @@ std::optional<VectorWords> vector_words(const Value& v, const Modulus* over) {
     if (over && !same_modulus(packed->modulus.get(), over)) return std::nullopt;
     return VectorWords{packed->modulus, &packed->words, {}};
   }
+  if (v.packed_limbs()) return std::nullopt;  // a multi-word p
   const std::vector<Value>& items = v.as_vec();
   const Value& first = items.front();
   if (!first.is(Kind::Mod) || !first.modulus_raw()->word_size()) return std::nullopt;

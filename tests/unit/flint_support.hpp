@@ -12,6 +12,7 @@
 
 #include <catch2/catch.hpp>
 #include <flint/flint.h>
+#include <flint/fmpz_mod_poly.h>
 #include <flint/fmpz_poly.h>
 #include <flint/ulong_extras.h>
 
@@ -185,6 +186,53 @@ inline std::string show_residues(const std::vector<Fmpz>& v) {
   std::string s = "[";
   for (size_t i = 0; i < v.size(); i++) s += (i ? ", " : "") + v[i].to_string();
   return s + "]";
+}
+
+// X_k = sum_j v_j w^(jk), straight from the definition.
+inline std::vector<Fmpz> dft_by_definition(const std::vector<Fmpz>& v, const fmpz* w, const ModulusPtr& m) {
+  const size_t n = v.size();
+  std::vector<Fmpz> X(n);
+  Fmpz wk, power, term;
+  fmpz_one(wk.get());
+  for (size_t k = 0; k < n; k++) {
+    fmpz_one(power.get());
+    for (size_t j = 0; j < n; j++) {
+      fmpz_mod_mul(term.get(), v[j].get(), power.get(), m->ctx());
+      fmpz_mod_add(X[k].get(), X[k].get(), term.get(), m->ctx());
+      fmpz_mod_mul(power.get(), power.get(), wk.get(), m->ctx());
+    }
+    fmpz_mod_mul(wk.get(), wk.get(), w, m->ctx());
+  }
+  return X;
+}
+
+// The product of the polynomials with coefficients a and b, folded modulo x^n -+ 1.
+inline std::vector<Fmpz> convolution_by_flint(const std::vector<Fmpz>& a, const std::vector<Fmpz>& b,
+                                              const ModulusPtr& m, bool negacyclic) {
+  const size_t n = a.size();
+  fmpz_mod_poly_t pa, pb, product;
+  fmpz_mod_poly_init(pa, m->ctx());
+  fmpz_mod_poly_init(pb, m->ctx());
+  fmpz_mod_poly_init(product, m->ctx());
+  for (size_t i = 0; i < n; i++) {
+    fmpz_mod_poly_set_coeff_fmpz(pa, static_cast<slong>(i), a[i].get(), m->ctx());
+    fmpz_mod_poly_set_coeff_fmpz(pb, static_cast<slong>(i), b[i].get(), m->ctx());
+  }
+  fmpz_mod_poly_mul(product, pa, pb, m->ctx());
+  std::vector<Fmpz> c(n);
+  Fmpz coefficient;
+  for (slong k = 0; k < fmpz_mod_poly_length(product, m->ctx()); k++) {
+    fmpz_mod_poly_get_coeff_fmpz(coefficient.get(), product, k, m->ctx());
+    Fmpz& slot = c[static_cast<size_t>(k) % n];
+    if (negacyclic && static_cast<size_t>(k) >= n)
+      fmpz_mod_sub(slot.get(), slot.get(), coefficient.get(), m->ctx());
+    else
+      fmpz_mod_add(slot.get(), slot.get(), coefficient.get(), m->ctx());
+  }
+  fmpz_mod_poly_clear(pa, m->ctx());
+  fmpz_mod_poly_clear(pb, m->ctx());
+  fmpz_mod_poly_clear(product, m->ctx());
+  return c;
 }
 
 // The message of the DomainError `body` throws ("" when none).

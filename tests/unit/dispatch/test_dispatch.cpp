@@ -231,6 +231,39 @@ TEST_CASE("few coefficients from very many primes stay with FLINT; powers weigh 
   cas::set_crossovers(cas::Crossovers{});
 }
 
+TEST_CASE("the big-prime crossovers: keys, defaults, a file, and gpuinfo's lines", "[dispatch]") {
+  using cas::GpuOperation;
+  const auto transform = static_cast<size_t>(GpuOperation::TransformBigPrime);
+  const auto product = static_cast<size_t>(GpuOperation::ProductBigPrime);
+  CHECK(std::string(cas::gpu_operation_key(GpuOperation::TransformBigPrime)) == "transform.big_prime");
+  CHECK(std::string(cas::gpu_operation_key(GpuOperation::ProductBigPrime)) == "product.big_prime");
+  CHECK(cas::for_modulus(GpuOperation::TransformBigPrime, 17) == GpuOperation::TransformBigPrime);
+  CHECK(cas::Crossovers{}.length[transform] == 1024);
+  CHECK(cas::Crossovers{}.length[product] == cas::never_on_gpu);
+  cas::set_crossovers(cas::Crossovers{});
+  auto report = cas::gpu_report();
+  CHECK(std::find(report.begin(), report.end(), "  transform.big_prime >= 1024") != report.end());
+  CHECK(std::find(report.begin(), report.end(), "  product.big_prime: never (product.z's route)") != report.end());
+
+  ConfigHome home;
+  std::filesystem::create_directories(home.dir / "cas");
+  std::ofstream(home.dir / "cas" / "crossover.conf") << "transform.big_prime = 4096\nproduct.big_prime = 2047\n";
+  cas::take_notices();
+  cas::load_crossovers();
+  CHECK(cas::take_notices().empty());
+  CHECK(cas::crossovers().length[transform] == 4096);
+  CHECK(cas::crossovers().length[product] == 2047);
+  report = cas::gpu_report();
+  CHECK(std::find(report.begin(), report.end(), "  product.big_prime >= 2047") != report.end());
+  // A calibration's file names them too.
+  cas::save_crossovers(cas::crossovers());
+  cas::set_crossovers(cas::Crossovers{});
+  cas::load_crossovers();
+  CHECK(cas::crossovers().length[transform] == 4096);
+  CHECK(cas::crossovers().length[product] == 2047);
+  cas::set_crossovers(cas::Crossovers{});
+}
+
 TEST_CASE("a missing or malformed crossover file keeps the defaults", "[dispatch]") {
   ConfigHome home;
   cas::load_crossovers();
@@ -245,7 +278,7 @@ TEST_CASE("a missing or malformed crossover file keeps the defaults", "[dispatch
   CHECK(cas::crossovers().length[2] == 77);
   CHECK(cas::crossovers().length[0] == 4096);
   CHECK(cas::crossovers().z_weight_exponent == 0.75);
-  for (size_t op : {1, 3, 4, 5, 6, 7, 8, 9, 10}) CHECK(cas::crossovers().length[op] == cas::Crossovers{}.length[op]);
+  for (size_t op : {1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}) CHECK(cas::crossovers().length[op] == cas::Crossovers{}.length[op]);
   // Every unreadable line is named, with its number, and nothing else.
   const std::vector<std::string> notices = cas::take_notices();
   REQUIRE(notices.size() == 7);
@@ -255,7 +288,7 @@ TEST_CASE("a missing or malformed crossover file keeps the defaults", "[dispatch
   CHECK(notices[2].find(file + "6: unknown key 'prodcut.z' (known: product.ntt_prime, product.crt, transform, "
                                "product.z, product.integer, product.ntt_prime.32bit, product.crt.32bit, "
                                "transform.32bit, product.ntt_prime.17bit, product.crt.17bit, transform.17bit, "
-                               "cpu.short_operand.ntt_prime.64bit, cpu.short_operand.ntt_prime.62bit, "
+                               "transform.big_prime, product.big_prime, cpu.short_operand.ntt_prime.64bit, cpu.short_operand.ntt_prime.62bit, "
                                "cpu.short_operand.ntt_prime.32bit, "
                                "cpu.short_operand.ntt_prime.17bit, cpu.short_operand.crt, cpu.short_operand.z, "
                                "algorithm.multipoint_tree, algorithm.half_gcd, algorithm.half_gcd_resultant, "

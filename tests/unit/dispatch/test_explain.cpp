@@ -216,3 +216,26 @@ TEST_CASE("explain: scalar work records nothing", "[explain]") {
 TEST_CASE("explain: before any statement", "[explain]") {
   CHECK(cas::explain_statement("") == std::vector<std::string>{"nothing to explain yet: run a statement first"});
 }
+
+// The big-prime routes' notes (algebra/fourier/fourier.cpp, algebra/poly/multiply.cpp), made here:
+// without a device they are never noted.
+TEST_CASE(":explain describes the GPU's big-prime transforms, convolutions and products", "[explain]") {
+  cas::EngineNote note;
+  note.detail.length1 = 1024;
+  note.detail.modulus_bits = 505;
+  note.what = "gpu big-prime ntt";
+  CHECK_THAT(cas::explain_note(note), Catch::StartsWith("NTT of length 1024 over Z/pZ with a 505-bit p on the GPU's "
+                                                        "big-prime kernels, modulo p itself"));
+  CHECK_THAT(cas::explain_note(note), Catch::Contains("every element 8-word"));
+  note.what = "gpu big-prime convolution";
+  CHECK_THAT(cas::explain_note(note), Catch::StartsWith("its transforms of length 1024 over Z/pZ with a 505-bit p on "
+                                                        "the GPU's big-prime kernels in one call"));
+  note.what = "gpu big-prime product";
+  note.detail.length1 = 600;
+  note.detail.length2 = 500;
+  note.detail.modulus_bits = 993;
+  CHECK_THAT(cas::explain_note(note), Catch::StartsWith("product in Z/pZ with a 993-bit p[x] of lengths 600 and 500 on "
+                                                        "the GPU's big-prime kernels: the cyclic convolution of length "
+                                                        "2048"));
+  CHECK_THAT(cas::explain_note(note), Catch::Contains("every element 16-word"));
+}
