@@ -131,13 +131,15 @@ struct Crossovers {
   //   2^17 <= p < 2^32:  NTT prime 4095, CRT 2047, transform 8192
   //   p < 2^17:          NTT prime 4095, CRT 4095, transform 8192 (measured at 65537 and 45119)
   //   Z[x] (64-bit coefficients) 1023; integers 2^17 bits.
-  //   p of 2 to 16 words, prime: transforms and convolutions 1024, products never (they take
-  //   product.z's primes); not measured: `cas --calibrate` sets both.
+  //   p of 2 to 16 words, prime: transforms and convolutions 1024, products by its convolution
+  //   1023 (the least lengths measured: at 2^10 fft modulo P3 takes 0.16 ms on the GPU and 2.6 on
+  //   the CPU; products of 2^10 terms 0.54 ms against 0.71 through product.z's primes and 1.9 with
+  //   FLINT, modulo P4 1.87, 1.96 and 5.8: "Transforms and products modulo a big prime on the GPU").
   // Near a crossover the two engines are within 1.3x of each other (products modulo 998244353
   // of length 4095: CPU 0.137 ms, GPU 0.122). Each default with the figure that placed it:
   // docs/measurements.md, "GPU crossovers of the dispatcher".
   size_t length[gpu_operation_count] = {1023, 2047, 1024, 1023, size_t{1} << 17, 4095, 2047, 8192, 4095, 4095, 8192,
-                                        1024, never_on_gpu};
+                                        1024, 1023};
   // The longest shorter operand whose CPU product stays with FLINT, per ShortOperandClass:
   // measured by `cas --calibrate` (with or without a GPU), by default the class's limit divided by
   // the cores (short_operand_default).

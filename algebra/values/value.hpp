@@ -52,7 +52,7 @@ struct PackedLimbs {
 // fft, coeffs and convolve make them: 8 bytes an entry instead of a 32-byte Value, and no
 // reference count of the modulus to bump per entry, which at 2^22 entries costs more than the
 // transform itself; over a multi-word p, as fft and convolve make them, limb-major (PackedLimbs):
-// making 2^20 Values of 512 bits takes 23 ms on 16 cores, four times the GPU's transform. Its
+// making 2^20 Values of 512 bits takes 23-30 ms on 16 cores, five times the GPU's transform. Its
 // Values are made on first need (once, kept beside the words), so code that reads items() sees an
 // ordinary vector.
 class VecObject final : public Object {

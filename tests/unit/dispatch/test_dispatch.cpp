@@ -239,11 +239,11 @@ TEST_CASE("the big-prime crossovers: keys, defaults, a file, and gpuinfo's lines
   CHECK(std::string(cas::gpu_operation_key(GpuOperation::ProductBigPrime)) == "product.big_prime");
   CHECK(cas::for_modulus(GpuOperation::TransformBigPrime, 17) == GpuOperation::TransformBigPrime);
   CHECK(cas::Crossovers{}.length[transform] == 1024);
-  CHECK(cas::Crossovers{}.length[product] == cas::never_on_gpu);
+  CHECK(cas::Crossovers{}.length[product] == 1023);
   cas::set_crossovers(cas::Crossovers{});
   auto report = cas::gpu_report();
   CHECK(std::find(report.begin(), report.end(), "  transform.big_prime >= 1024") != report.end());
-  CHECK(std::find(report.begin(), report.end(), "  product.big_prime: never (product.z's route)") != report.end());
+  CHECK(std::find(report.begin(), report.end(), "  product.big_prime >= 1023") != report.end());
 
   ConfigHome home;
   std::filesystem::create_directories(home.dir / "cas");
