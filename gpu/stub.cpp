@@ -123,4 +123,8 @@ void big_prime_convolve(const std::uint64_t*, std::size_t, const std::uint64_t*,
                         const std::uint64_t*, std::size_t, const std::uint64_t*, const std::uint64_t*, std::uint64_t*,
                         std::size_t) { unavailable(); }
 
+bool generalized_fermat_transform_takes(std::uint64_t, std::size_t, std::size_t) { return false; }
+void big_prime_transform_gf(const std::uint64_t*, std::uint64_t*, std::size_t, std::uint64_t, std::size_t,
+                            const std::uint64_t*, bool) { unavailable(); }
+
 }  // namespace cas::gpu

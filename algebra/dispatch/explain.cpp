@@ -360,6 +360,12 @@ std::string explain_note(const EngineNote& n) {
   } else if (is(n, "gpu big-prime ntt")) {
     text = "NTT of length " + number(d.length1) + " over " + ring(d) + " on the GPU's big-prime kernels, modulo p " +
            "itself (no word-size primes): " + big_prime_arithmetic(d) + "; the entries cross the bus as words";
+  } else if (is(n, "gpu generalized-fermat ntt")) {
+    text = "NTT of length " + number(d.length1) + " over " + ring(d) + " on the GPU, p = r^k + 1 a generalized " +
+           "Fermat prime: r is a 2k-th root of unity, so the radix-2k DFTs of the six-step FFT multiply only by " +
+           "powers of r, shifts of base-r digits, and full products are left to the twiddles between levels " +
+           "(one a level for every element); the entries cross the bus as binary words, converted to digits " +
+           "in the first level and back in the last";
   } else if (is(n, "gpu big-prime convolution")) {
     text = "its transforms of length " + number(d.length1) + " over " + ring(d) +
            " on the GPU's big-prime kernels in one call: both vectors transformed, the pointwise products, the " +

@@ -7,6 +7,7 @@
 #include "algebra/dispatch/engine.hpp"
 #include "algebra/fourier/big_prime_words.hpp"
 #include "algebra/fourier/fourier.hpp"
+#include "algebra/integers/generalized_fermat.hpp"
 #include "flint_support.hpp"
 #include "interpreter_support.hpp"
 
@@ -78,6 +79,15 @@ struct BigPrimeCrossovers {
 // and n >= 2 from the crossover (n a power of two, p prime: the callers' inputs).
 bool on_big_prime_gpu(size_t n) { return n >= 2 && cas::use_gpu(GpuOperation::TransformBigPrime, n); }
 
+// The engine an fft of length n modulo m notes: the CPU's, or on the GPU the kernels for r^k + 1
+// (P3 and P4, whose k is their number of words) or the generic ones.
+const char* transform_engine(const ModulusPtr& m, size_t n) {
+  if (!on_big_prime_gpu(n)) return "cpu ntt";
+  const auto form = cas::generalized_fermat_form(Fmpz(m->value()));
+  const bool shifts = form && form->k == cas::big_prime_limbs(*m) && n <= (size_t{1} << 26);
+  return shifts ? "gpu generalized-fermat ntt" : "gpu big-prime ntt";
+}
+
 // A random primitive n-th root of unity: a power of the least one by a random odd exponent.
 Value random_root(Random& r, const ModulusPtr& m, ulong n) {
   Fmpz w;
@@ -122,13 +132,13 @@ TEST_CASE("fft and ifft modulo primes of 2 to 16 words agree with the DFT on the
                    << cas::fmpz_to_string(w.as_int()) << ", v = " << show_residues(v));
       cas::engine_reset();
       const std::vector<Fmpz> X = residues_of(cas::fft(to_value(v, m), w));
-      CHECK(noted(on_big_prime_gpu(n) ? "gpu big-prime ntt" : "cpu ntt"));
+      CHECK(noted(transform_engine(m, n)));
       CHECK(equal(X, dft_by_definition(v, w.as_int(), m)));
       CHECK(equal(residues_of(cas::fft(as_integers(v, m), w)), X));
       cas::engine_reset();
       CHECK(equal(residues_of(cas::ifft(to_value(X, m), w)), v));
       CHECK(noted("ifft"));
-      CHECK(noted(on_big_prime_gpu(n) ? "gpu big-prime ntt" : "cpu ntt"));
+      CHECK(noted(transform_engine(m, n)));
     }
   }
 }
