@@ -7,7 +7,7 @@
 // q 2^40 + 1 (3 words) and q 2^32 + 1 (5 words) for large odd q; lengths 1, 2, 4, ... up to 2^20
 // modulo P3, 2^16 modulo the others, fewer repetitions for the longer ones.
 #include "gpu/big_prime.hpp"
-#include "support.hpp"
+#include "big_prime_support.hpp"
 
 #include <flint/fmpz.h>
 #include <flint/fmpz_mod.h>
@@ -23,20 +23,6 @@ using namespace cas::gpu;
 using namespace cas::gpu::test;
 
 namespace {
-
-// An fmpz that clears itself.
-struct Integer {
-    fmpz_t z;
-    Integer() { fmpz_init(z); }
-    Integer(const Integer& o) { fmpz_init_set(z, o.z); }
-    Integer& operator=(const Integer& o)
-    {
-        fmpz_set(z, o.z);
-        return *this;
-    }
-    ~Integer() { fmpz_clear(z); }
-};
-using Integers = std::vector<Integer>;
 
 // A prime p with its FLINT context and its words.
 struct Field {
@@ -100,67 +86,11 @@ const std::vector<std::unique_ptr<Field>>& fields()
     return all;
 }
 
-// n residues below p from the tests' generator (CAS_TEST_SEED), 0 and p - 1 among the first; with
-// all_top every entry p - 1.
-Integers random_residues(const Field& f, std::size_t n, bool all_top = false)
-{
-    Integers v(n);
-    std::vector<std::uint64_t> words(f.limbs + 1);
-    for (std::size_t i = 0; i < n; i++) {
-        for (auto& w : words) w = rng()();
-        fmpz_set_ui_array(v[i].z, words.data(), static_cast<slong>(words.size()));
-        fmpz_mod(v[i].z, v[i].z, f.p.z);
-        if (all_top || i == 2) fmpz_sub_ui(v[i].z, f.p.z, 1);
-        if (!all_top && i == 1) fmpz_zero(v[i].z);
-    }
-    return v;
-}
-
-// Limb-major: word d of element i at words[d * count + i].
-std::vector<std::uint64_t> to_words(const Integers& v, std::size_t limbs)
-{
-    std::vector<std::uint64_t> out(limbs * v.size()), element(limbs);
-    for (std::size_t i = 0; i < v.size(); i++) {
-        fmpz_get_ui_array(element.data(), static_cast<slong>(limbs), v[i].z);
-        for (std::size_t d = 0; d < limbs; d++) out[d * v.size() + i] = element[d];
-    }
-    return out;
-}
-
-Integers from_words(const std::vector<std::uint64_t>& words, std::size_t count, std::size_t limbs)
-{
-    Integers v(count);
-    std::vector<std::uint64_t> element(limbs);
-    for (std::size_t i = 0; i < count; i++) {
-        for (std::size_t d = 0; d < limbs; d++) element[d] = words[d * count + i];
-        fmpz_set_ui_array(v[i].z, element.data(), static_cast<slong>(limbs));
-    }
-    return v;
-}
-
 std::vector<std::uint64_t> element_words(const Integer& x, std::size_t limbs)
 {
     std::vector<std::uint64_t> out(limbs);
     fmpz_get_ui_array(out.data(), static_cast<slong>(limbs), x.z);
     return out;
-}
-
-// A primitive n-th root of unity (n a power of two dividing p - 1): g^((p-1)/n) for the least g
-// whose power has full order.
-Integer root_of_unity(const Field& f, std::size_t n)
-{
-    Integer root, e, half;
-    fmpz_one(root.z);
-    if (n == 1) return root;
-    fmpz_sub_ui(e.z, f.p.z, 1);
-    fmpz_divexact_ui(e.z, e.z, n);
-    for (ulong g = 2;; g++) {
-        Integer base;
-        fmpz_set_ui(base.z, g);
-        fmpz_powm(root.z, base.z, e.z, f.p.z);
-        fmpz_powm_ui(half.z, root.z, n / 2, f.p.z);
-        if (!fmpz_is_one(half.z)) return root;
-    }
 }
 
 Integer inverse(const Field& f, const Integer& x)
@@ -181,7 +111,8 @@ void on_cores(std::size_t count, F&& f)
         return;
     }
     std::vector<std::thread> pool;
-    for (std::size_t t = 0; t < threads; t++) pool.emplace_back([&, t] { f(count * t / threads, count * (t + 1) / threads); });
+    for (std::size_t t = 0; t < threads; t++)
+        pool.emplace_back([&, t] { f(count * t / threads, count * (t + 1) / threads); });
     for (auto& thread : pool) thread.join();
 }
 
@@ -292,10 +223,10 @@ Integers host_convolution(const Field& f, const Integers& a, const Integers& b, 
         Integers x = a, y = b;
         x.resize(n);
         y.resize(n);
-        const Integer psi = root_of_unity(f, 2 * n);
+        const Integer psi = root_of_unity(f.p.z, 2 * n);
         Integer w;
         fmpz_mod_mul(w.z, psi.z, psi.z, f.ctx);
-        const Integer root = negacyclic ? w : root_of_unity(f, n);
+        const Integer root = negacyclic ? w : root_of_unity(f.p.z, n);
         if (negacyclic) {
             weigh(f, x, psi);
             weigh(f, y, psi);
@@ -357,7 +288,7 @@ Integers gpu_convolution(const Field& f, const Integers& a, const Integers& b, s
                          std::size_t out_count)
 {
     const std::vector<std::uint64_t> x = to_words(a, f.limbs), y = to_words(b, f.limbs);
-    const Integer psi = root_of_unity(f, 2 * n);
+    const Integer psi = root_of_unity(f.p.z, 2 * n);
     Integer w;
     fmpz_mod_mul(w.z, psi.z, psi.z, f.ctx);
     const std::vector<std::uint64_t> root = element_words(w, f.limbs), weight = element_words(psi, f.limbs);
@@ -376,13 +307,14 @@ TEST_CASE("big-prime oracles: the radix-2 transform and the transforms' convolut
         const Field& f = *field;
         for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{32}, std::size_t{128}}) {
             INFO(f.name << ", n = " << n);
-            const Integers x = random_residues(f, n);
-            const Integer w = root_of_unity(f, n);
+            const Integers x = random_residues(f.p.z, f.limbs, n);
+            const Integer w = root_of_unity(f.p.z, n);
             check_equal(dft_radix2(f, x, w), dft_by_definition(f, x, w));
             check_equal(host_transform(f, host_transform(f, x, w, false), w, true), x);
             for (bool negacyclic : {false, true}) {
-                const Integers a = random_residues(f, n), b = random_residues(f, n / 2 + 1);
-                check_equal(host_convolution(f, a, b, n, negacyclic, n, 0), host_convolution(f, a, b, n, negacyclic, n));
+                const Integers a = random_residues(f.p.z, f.limbs, n), b = random_residues(f.p.z, f.limbs, n / 2 + 1);
+                check_equal(host_convolution(f, a, b, n, negacyclic, n, 0),
+                            host_convolution(f, a, b, n, negacyclic, n));
             }
         }
     }
@@ -395,10 +327,10 @@ TEST_CASE("big-prime transform: forward and inverse against FLINT", "[gpu][big_p
         const Field& f = *field;
         for (int log_n = 0; log_n <= f.most_log_length; log_n++) {
             const std::size_t n = std::size_t{1} << log_n;
-            const Integer w = root_of_unity(f, n);
+            const Integer w = root_of_unity(f.p.z, n);
             for (int trial = 0; trial < repetitions(log_n); trial++) {
                 INFO(f.name << ", n = 2^" << log_n << ", trial " << trial << ", w = " << decimal(w));
-                const Integers x = random_residues(f, n, trial == 1);
+                const Integers x = random_residues(f.p.z, f.limbs, n, trial == 1);
                 const Integers forward = gpu_transform(f, x, w, false, trial == 0);
                 check_equal(forward, host_transform(f, x, w, false));
                 check_equal(gpu_transform(f, forward, w, true, trial != 0), x);  // the inverse undoes it
@@ -419,7 +351,8 @@ TEST_CASE("big-prime convolve: cyclic and negacyclic of length n against FLINT",
                 for (bool negacyclic : {false, true}) {
                     INFO(f.name << ", n = 2^" << log_n << ", trial " << trial
                                 << (negacyclic ? ", negacyclic" : ", cyclic"));
-                    const Integers a = random_residues(f, n, trial == 1), b = random_residues(f, n);
+                    const Integers a = random_residues(f.p.z, f.limbs, n, trial == 1);
+                    const Integers b = random_residues(f.p.z, f.limbs, n);
                     check_equal(gpu_convolution(f, a, b, n, negacyclic, n),
                                 host_convolution(f, a, b, n, negacyclic, n));
                 }
@@ -444,7 +377,8 @@ TEST_CASE("big-prime convolve: products with na != nb, and fewer outputs than n"
             const std::size_t out_count = wraps ? 1 + rng()() % n : length_a + length_b - 1;
             INFO(f.name << ", n = " << n << ", na = " << length_a << ", nb = " << length_b << ", out_count = "
                         << out_count << (negacyclic ? ", negacyclic" : ", cyclic"));
-            const Integers a = random_residues(f, length_a), b = random_residues(f, length_b, trial % 5 == 4);
+            const Integers a = random_residues(f.p.z, f.limbs, length_a);
+            const Integers b = random_residues(f.p.z, f.limbs, length_b, trial % 5 == 4);
             check_equal(gpu_convolution(f, a, b, n, negacyclic, out_count),
                         host_convolution(f, a, b, n, negacyclic, out_count));
         }

@@ -7,7 +7,7 @@
 // bits: r of 34 bits), found by searching r^k + 1 for primes with FLINT.
 #include "gpu/big_prime.hpp"
 #include "gpu/big_prime_gf.hpp"
-#include "support.hpp"
+#include "big_prime_support.hpp"
 
 #include <flint/fmpz.h>
 #include <flint/fmpz_mod.h>
@@ -21,20 +21,6 @@ using namespace cas::gpu::test;
 
 namespace {
 
-// An fmpz that clears itself.
-struct Integer {
-    fmpz_t z;
-    Integer() { fmpz_init(z); }
-    Integer(const Integer& o) { fmpz_init_set(z, o.z); }
-    Integer& operator=(const Integer& o)
-    {
-        fmpz_set(z, o.z);
-        return *this;
-    }
-    ~Integer() { fmpz_clear(z); }
-};
-using Integers = std::vector<Integer>;
-
 // p = r^k + 1 with its FLINT context; `limbs` words hold p (the generic transform's size), k
 // words an element for big_prime_transform_gf.
 struct Field {
@@ -46,7 +32,8 @@ struct Field {
     std::size_t limbs;
     std::vector<std::uint64_t> words;
 
-    Field(std::string field_name, std::uint64_t radix, std::size_t digits) : name(std::move(field_name)), r(radix), k(digits)
+    Field(std::string field_name, std::uint64_t radix, std::size_t digits)
+        : name(std::move(field_name)), r(radix), k(digits)
     {
         fmpz_set_ui(p.z, r);
         fmpz_pow_ui(p.z, p.z, k);
@@ -72,61 +59,6 @@ const std::vector<std::unique_ptr<Field>>& fields()
         return f;
     }();
     return all;
-}
-
-// A primitive n-th root of unity: a^((p - 1) / n) for the first a = 2, 3, ... whose power has
-// w^(n/2) = -1.
-Integer root_of_unity(const Field& f, std::size_t n)
-{
-    Integer exponent, w, half, minus_one;
-    fmpz_sub_ui(exponent.z, f.p.z, 1);
-    fmpz_fdiv_q_ui(exponent.z, exponent.z, n);
-    fmpz_sub_ui(minus_one.z, f.p.z, 1);
-    for (ulong a = 2;; a++) {
-        Integer base;
-        fmpz_set_ui(base.z, a);
-        fmpz_powm(w.z, base.z, exponent.z, f.p.z);
-        if (n == 1) return w;
-        fmpz_powm_ui(half.z, w.z, n / 2, f.p.z);
-        if (fmpz_equal(half.z, minus_one.z)) return w;
-    }
-}
-
-// n residues below p, 0 and p - 1 among the first; with all_top every entry p - 1.
-Integers random_residues(const Field& f, std::size_t n, bool all_top = false)
-{
-    Integers v(n);
-    std::vector<std::uint64_t> words(f.limbs + 1);
-    for (std::size_t i = 0; i < n; i++) {
-        for (auto& w : words) w = rng()();
-        fmpz_set_ui_array(v[i].z, words.data(), static_cast<slong>(words.size()));
-        fmpz_mod(v[i].z, v[i].z, f.p.z);
-        if (all_top || i == 2) fmpz_sub_ui(v[i].z, f.p.z, 1);
-        if (!all_top && i == 1) fmpz_zero(v[i].z);
-    }
-    return v;
-}
-
-// Limb-major with `limbs` words an element: word d of element i at words[d * count + i].
-std::vector<std::uint64_t> to_words(const Integers& v, std::size_t limbs)
-{
-    std::vector<std::uint64_t> out(limbs * v.size()), element(limbs);
-    for (std::size_t i = 0; i < v.size(); i++) {
-        fmpz_get_ui_array(element.data(), static_cast<slong>(limbs), v[i].z);
-        for (std::size_t d = 0; d < limbs; d++) out[d * v.size() + i] = element[d];
-    }
-    return out;
-}
-
-Integers from_words(const std::vector<std::uint64_t>& words, std::size_t count, std::size_t limbs)
-{
-    Integers v(count);
-    std::vector<std::uint64_t> element(limbs);
-    for (std::size_t i = 0; i < count; i++) {
-        for (std::size_t d = 0; d < limbs; d++) element[d] = words[d * count + i];
-        fmpz_set_ui_array(v[i].z, element.data(), static_cast<slong>(limbs));
-    }
-    return v;
 }
 
 std::vector<std::uint64_t> element_words(const Field& f, const Integer& x)
@@ -193,9 +125,9 @@ TEST_CASE("big_prime_transform_gf matches the DFT's definition for lengths 1 to 
         const Field& f = *field;
         for (std::size_t n = 1; n <= 256; n *= 2) {
             INFO(f.name << ", n = " << n);
-            const Integer w = root_of_unity(f, n);
+            const Integer w = root_of_unity(f.p.z, n);
             for (bool all_top : {false, true}) {
-                const Integers x = random_residues(f, n, all_top);
+                const Integers x = random_residues(f.p.z, f.limbs, n, all_top);
                 const Integers X = from_words(transform_gf(f, to_words(x, f.k), n, w, false), n, f.k);
                 CHECK(same(X, dft(f, x, w, false)));
                 Integer w_inverse;
@@ -217,8 +149,8 @@ TEST_CASE("big_prime_transform_gf matches big_prime_transform for lengths 1 to 2
         for (int log_n = 0; log_n <= most_log; log_n++) {
             const std::size_t n = std::size_t(1) << log_n;
             INFO(f.name << ", n = 2^" << log_n);
-            const Integer w = root_of_unity(f, n);
-            const std::vector<std::uint64_t> x = to_words(random_residues(f, n), f.k);
+            const Integer w = root_of_unity(f.p.z, n);
+            const std::vector<std::uint64_t> x = to_words(random_residues(f.p.z, f.limbs, n), f.k);
             const std::vector<std::uint64_t> X = transform_gf(f, x, n, w, false);
             CHECK(X == transform_generic(f, x, n, w, false));
             CHECK(transform_gf(f, X, n, w, true) == x);
@@ -234,8 +166,8 @@ TEST_CASE("big_prime_transform_gf in place, on all p - 1 and all 0", "[gpu][big_
         const Field& f = *field;
         for (std::size_t n : {std::size_t(16), std::size_t(512), std::size_t(1) << 13}) {
             INFO(f.name << ", n = " << n);
-            const Integer w = root_of_unity(f, n);
-            const std::vector<std::uint64_t> top = to_words(random_residues(f, n, true), f.k);
+            const Integer w = root_of_unity(f.p.z, n);
+            const std::vector<std::uint64_t> top = to_words(random_residues(f.p.z, f.limbs, n, true), f.k);
             const std::vector<std::uint64_t> expected = transform_generic(f, top, n, w, false);
             std::vector<std::uint64_t> data = top;
             big_prime_transform_gf(data.data(), data.data(), n, f.r, f.k, element_words(f, w).data(), false);

@@ -164,6 +164,15 @@ inline Fmpz two_powers(ulong a, ulong b) {
   return r;
 }
 
+// (2^a + 2^b)^k + 1: P3 = (2^63 + 2^34)^8 + 1 and P4 = (2^62 + 2^36)^16 + 1 of the big-prime-field
+// seed are generalized_fermat(63, 34, 8) and generalized_fermat(62, 36, 16).
+inline Fmpz generalized_fermat(ulong a, ulong b, ulong k) {
+  Fmpz p = two_powers(a, b);
+  fmpz_pow_ui(p.get(), p.get(), k);
+  fmpz_add_ui(p.get(), p.get(), 1);
+  return p;
+}
+
 inline Value to_value(const std::vector<Fmpz>& residues, const ModulusPtr& m) { return residue_vector(residues, m); }
 
 inline std::vector<Fmpz> residues_of(const Value& v) {

@@ -2,28 +2,20 @@
 // take, elements, arrays of residues and polynomials there and back against FLINT's own integers
 // (fmpz_tdiv_q_2exp for each word), on lengths that stay in one range and that spread over the
 // cores; the roots of unity the GPU's routes ask for.
-#include "algebra/fourier/big_prime_words.hpp"
-#include "algebra/poly/modpoly_ops.hpp"
-#include "flint_support.hpp"
-
 #include <flint/fmpz_mod_poly.h>
 
 #include <string>
 #include <vector>
+
+#include "algebra/fourier/big_prime_words.hpp"
+#include "algebra/poly/modpoly_ops.hpp"
+#include "flint_support.hpp"
 
 using cas::Fmpz;
 using cas::ModulusPtr;
 using cas::test::Random;
 
 namespace {
-
-// P3 = (2^63 + 2^34)^8 + 1 and P4 = (2^62 + 2^36)^16 + 1 of the big-prime-field seed: 8 and 16 words.
-Fmpz generalized_fermat(ulong a, ulong b, ulong k) {
-  Fmpz p = cas::test::two_powers(a, b);
-  fmpz_pow_ui(p.get(), p.get(), k);
-  fmpz_add_ui(p.get(), p.get(), 1);
-  return p;
-}
 
 // Word d of x (x >= 0).
 ulong word_of(const fmpz* x, size_t d) {
@@ -53,7 +45,8 @@ std::vector<ModulusPtr> big_moduli() {
   fmpz_set_str(five_words.get(),
                "6329210555880184941319421096438948754550926002715342084070999100243117507555308294102843393", 10);
   return {cas::make_modulus(two_words.get()), cas::make_modulus(five_words.get()),
-          cas::make_modulus(generalized_fermat(63, 34, 8).get()), cas::make_modulus(generalized_fermat(62, 36, 16).get())};
+          cas::make_modulus(cas::test::generalized_fermat(63, 34, 8).get()),
+          cas::make_modulus(cas::test::generalized_fermat(62, 36, 16).get())};
 }
 
 }  // namespace
@@ -66,8 +59,8 @@ TEST_CASE("big-prime words: the moduli the kernels take", "[fourier][big_prime]"
   CHECK(cas::big_prime_limbs(*cas::make_modulus(p.get())) == 2);
   fmpz_add_ui(p.get(), p.get(), 1);  // even
   CHECK(cas::big_prime_limbs(*cas::make_modulus(p.get())) == 0);
-  CHECK(cas::big_prime_limbs(*cas::make_modulus(generalized_fermat(63, 34, 8).get())) == 8);
-  CHECK(cas::big_prime_limbs(*cas::make_modulus(generalized_fermat(62, 36, 16).get())) == 16);
+  CHECK(cas::big_prime_limbs(*cas::make_modulus(cas::test::generalized_fermat(63, 34, 8).get())) == 8);
+  CHECK(cas::big_prime_limbs(*cas::make_modulus(cas::test::generalized_fermat(62, 36, 16).get())) == 16);
   fmpz_one(p.get());
   fmpz_mul_2exp(p.get(), p.get(), 1024);
   fmpz_add_ui(p.get(), p.get(), 1);  // 17 words
@@ -135,7 +128,7 @@ TEST_CASE("big-prime words: roots of unity of power-of-two order", "[fourier][bi
       CHECK(fmpz_equal(power.get(), p_minus_1.get()));  // of full order: w^(n/2) = -1
     }
   }
-  Fmpz w, composite = generalized_fermat(63, 34, 8);
+  Fmpz w, composite = cas::test::generalized_fermat(63, 34, 8);
   fmpz_mul_ui(composite.get(), composite.get(), 3);
   CHECK_FALSE(cas::find_root_of_unity(w, *cas::make_modulus(composite.get()), 4));
   Fmpz three_mod_four;  // 2^127 - 1: p - 1 = 2 (2^126 - 1)

@@ -41,14 +41,6 @@ Fmpz from_decimal(const char* digits) {
   return p;
 }
 
-// r^k + 1 for r = 2^a + 2^b: P3 = (2^63 + 2^34)^8 + 1 and P4 = (2^62 + 2^36)^16 + 1 of the seed.
-Fmpz generalized_fermat(ulong a, ulong b, ulong k) {
-  Fmpz p = cas::test::two_powers(a, b);
-  fmpz_pow_ui(p.get(), p.get(), k);
-  fmpz_add_ui(p.get(), p.get(), 1);
-  return p;
-}
-
 // Primes of 2, 3, 5, 8 and 16 words with roots of unity of order 2^32 at least: (2^63 + 53) 2^64 + 1,
 // q 2^40 + 1 and q 2^32 + 1 for large odd q, P3 and P4.
 std::vector<ModulusPtr> big_primes() {
@@ -57,8 +49,8 @@ std::vector<ModulusPtr> big_primes() {
           cas::make_modulus(from_decimal("63292105558801849413194210964389487545509260027153420840709991002431175075553"
                                          "08294102843393")
                                 .get()),
-          cas::make_modulus(generalized_fermat(63, 34, 8).get()),
-          cas::make_modulus(generalized_fermat(62, 36, 16).get())};
+          cas::make_modulus(cas::test::generalized_fermat(63, 34, 8).get()),
+          cas::make_modulus(cas::test::generalized_fermat(62, 36, 16).get())};
 }
 
 // Sets transform.big_prime and product.big_prime for the test; the crossovers of before after it.
@@ -186,7 +178,7 @@ TEST_CASE("big-prime routes: the CPU where the GPU's kernels do not apply", "[fo
   CHECK(noted("negacyclic convolution by product"));
   CHECK_FALSE(noted("gpu big-prime convolution"));
 
-  Fmpz three_p3 = generalized_fermat(63, 34, 8);
+  Fmpz three_p3 = cas::test::generalized_fermat(63, 34, 8);
   fmpz_mul_ui(three_p3.get(), three_p3.get(), 3);
   const ModulusPtr composite = cas::make_modulus(three_p3.get());
   Fmpz minus_one;
@@ -203,7 +195,7 @@ TEST_CASE("big-prime routes: the CPU where the GPU's kernels do not apply", "[fo
 // asked for from length 2 (mode on, and auto from that crossover).
 TEST_CASE("big-prime routes: the same messages for bad lengths, roots and entries", "[fourier][big_prime][errors]") {
   const BigPrimeCrossovers crossovers(2, cas::never_on_gpu);
-  const ModulusPtr m = cas::make_modulus(generalized_fermat(63, 34, 8).get());
+  const ModulusPtr m = cas::make_modulus(cas::test::generalized_fermat(63, 34, 8).get());
   auto element = [&](slong e) { return Value::mod_reduce(Fmpz(e).get(), m); };
   auto vector_of = [&](size_t n) {
     std::vector<Value> items;

@@ -2,17 +2,17 @@
 // GPU's big-prime convolution from the crossover product.big_prime where a device answers and p has
 // the roots of unity for the product's length, the route of before otherwise; every result against
 // FLINT's fmpz_mod_poly_mul and fmpz_mod_poly_pow.
-#include "algebra/dispatch/dispatch.hpp"
-#include "algebra/dispatch/engine.hpp"
-#include "algebra/poly/modpoly_ops.hpp"
-#include "algebra/poly/multiply.hpp"
-#include "flint_support.hpp"
-
 #include <flint/fmpz_mod_poly.h>
 
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "algebra/dispatch/dispatch.hpp"
+#include "algebra/dispatch/engine.hpp"
+#include "algebra/poly/modpoly_ops.hpp"
+#include "algebra/poly/multiply.hpp"
+#include "flint_support.hpp"
 
 using cas::Fmpz;
 using cas::GpuMode;
@@ -23,13 +23,6 @@ using cas::test::ModeGuard;
 using cas::test::noted;
 
 namespace {
-
-Fmpz generalized_fermat(ulong a, ulong b, ulong k) {
-  Fmpz p = cas::test::two_powers(a, b);
-  fmpz_pow_ui(p.get(), p.get(), k);
-  fmpz_add_ui(p.get(), p.get(), 1);
-  return p;
-}
 
 // Primes of 2, 5, 8 and 16 words with roots of unity of order 2^32 at least, and 2^127 - 1, whose
 // p - 1 has a single factor 2.
@@ -42,8 +35,8 @@ std::vector<ModulusPtr> moduli() {
   fmpz_mul_2exp(mersenne.get(), mersenne.get(), 127);
   fmpz_sub_ui(mersenne.get(), mersenne.get(), 1);
   return {cas::make_modulus(two_words.get()), cas::make_modulus(five_words.get()),
-          cas::make_modulus(generalized_fermat(63, 34, 8).get()), cas::make_modulus(generalized_fermat(62, 36, 16).get()),
-          cas::make_modulus(mersenne.get())};
+          cas::make_modulus(cas::test::generalized_fermat(63, 34, 8).get()),
+          cas::make_modulus(cas::test::generalized_fermat(62, 36, 16).get()), cas::make_modulus(mersenne.get())};
 }
 
 // Sets product.big_prime (and transform.big_prime, which products do not ask) for the test.
@@ -84,8 +77,8 @@ TEST_CASE("products modulo primes of 2 to 16 words: the big-prime convolution fr
   const ProductCrossover crossover(64);
   cas::test::FreshRandom r;
   INFO("seed " << r.seed << ", mode " << cas::gpu_mode_name(mode));
-  const std::pair<slong, slong> shapes[] = {{1, 1},    {1, 9},     {2, 3},     {17, 40},   {33, 32},
-                                            {64, 1},   {100, 2},   {300, 200}, {513, 512}, {1000, 999}};
+  const std::pair<slong, slong> shapes[] = {{1, 1},  {1, 9},   {2, 3},     {17, 40},   {33, 32},
+                                            {64, 1}, {100, 2}, {300, 200}, {513, 512}, {1000, 999}};
   for (const ModulusPtr& m : moduli()) {
     for (const auto& [length_a, length_b] : shapes) {
       const ModPoly a = cas::test::random_modpoly(r.state(), m, length_a);
