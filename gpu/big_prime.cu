@@ -8,6 +8,8 @@
 // inverse back to natural order. Every product is a Montgomery product with R = 2^(64 L); the
 // tables hold w^j R, so that a product by a twiddle leaves the data in their ordinary form.
 #include "gpu/big_prime.hpp"
+#include "gpu/big_prime_gf.cuh"
+#include "gpu/big_prime_gf.hpp"
 #include "gpu/detail.cuh"
 #include "gpu/recent_tables.hpp"
 
@@ -441,15 +443,57 @@ void transform_limbs(const u64* in, u64* out, std::size_t n, const u64* p, const
     detail::download_bytes(out, result.get(), L * n * sizeof(u64));
 }
 
+// The convolution's transforms: this file's radix-2 passes (spectra in bit-reversed order, the
+// inverse by decimation in time, 1/n left to the pointwise products), or with shift_radix the
+// generalized Fermat transform of big_prime_gf.cu (natural order, 1/n in its inverse), faster at
+// every length measured modulo P3 and P4. forward and inverse return where their result is.
+template <int L>
+class ConvolutionTransforms {
+public:
+    ConvolutionTransforms(std::size_t n, const u64* w_words, u64 shift_radix, const MontgomeryConstants<L>& c)
+        : n_(n), w_words_(w_words), shift_radix_(shift_radix), c_(c)
+    {
+        if (shift_radix_) return;
+        const Element<L> w = c.to_montgomery(element_from<L>(w_words));
+        forward_tables_ = kept_tables(n, w, false, c);
+        inverse_tables_ = kept_tables(n, c.power(w, n - 1), false, c);
+    }
+    u64* forward(u64* data, u64* scratch) const
+    {
+        if (shift_radix_) return detail::transform_gf_device(data, scratch, n_, shift_radix_, L, w_words_, false);
+        frequency_passes(data, n_, forward_tables_->data(), c_.m);
+        return data;
+    }
+    u64* inverse(u64* data, u64* scratch) const
+    {
+        if (shift_radix_) return detail::transform_gf_device(data, scratch, n_, shift_radix_, L, w_words_, true);
+        time_passes(data, n_, inverse_tables_->data(), c_.m);
+        return data;
+    }
+    // The pointwise products' factor, so that a b R^-1 times it R^-1 is a b, times 1/n where the
+    // inverse leaves it out.
+    Element<L> pointwise_scale() const
+    {
+        if (shift_radix_) return c_.r_squared;
+        return c_.to_montgomery(c_.to_montgomery(c_.inverse_power_of_two(log2_exact(n_))));
+    }
+
+private:
+    std::size_t n_;
+    const u64* w_words_;
+    u64 shift_radix_;
+    const MontgomeryConstants<L>& c_;
+    std::shared_ptr<const DeviceWords> forward_tables_, inverse_tables_;
+};
+
 template <int L>
 void convolve_limbs(const u64* a, std::size_t na, const u64* b, std::size_t nb, std::size_t n, const u64* p,
-                    const u64* w_words, const u64* psi_words, u64* out, std::size_t out_count)
+                    const u64* w_words, const u64* psi_words, u64 shift_radix, u64* out, std::size_t out_count)
 {
     const MontgomeryConstants<L> c(p);
-    const int log_n = log2_exact(n);
-    const Element<L> w = c.to_montgomery(element_from<L>(w_words));
     constexpr unsigned block = threads_per_block(L);
-    Scratch<u64> fa(L * n), fb(L * n), staging_a(L * na), staging_b(L * nb);
+    Scratch<u64> fa(L * n), fb(L * n), staging_a(L * na), staging_b(L * nb), spare_a(shift_radix ? L * n : 0),
+        spare_b(shift_radix ? L * n : 0), result(L * out_count);
     const detail::StreamMark allocated;
     // The tables are built, and a's spectrum computed, while b goes up.
     std::shared_ptr<const DeviceWords> weights;
@@ -461,27 +505,26 @@ void convolve_limbs(const u64* a, std::size_t na, const u64* b, std::size_t nb, 
     };
     detail::upload_bytes(staging_a.get(), a, L * na * sizeof(u64), &allocated);
     const detail::StreamMark a_uploaded;
-    const std::shared_ptr<const DeviceWords> forward_tables = kept_tables(n, w, false, c),
-                                             inverse_tables = kept_tables(n, c.power(w, n - 1), false, c);
+    const ConvolutionTransforms<L> transforms(n, w_words, shift_radix, c);
     spread(staging_a.get(), na, fa.get());
-    frequency_passes(fa.get(), n, forward_tables->data(), c.m);
+    u64* spectrum_a = transforms.forward(fa.get(), spare_a.get());
     detail::upload_bytes(staging_b.get(), b, L * nb * sizeof(u64), &a_uploaded);
     spread(staging_b.get(), nb, fb.get());
-    frequency_passes(fb.get(), n, forward_tables->data(), c.m);
-    // a b R^-1 times 1/n R^2 R^-1: the inverse's 1/n, ordinary form.
-    const Element<L> scale = c.to_montgomery(c.to_montgomery(c.inverse_power_of_two(log_n)));
-    pointwise_product<L><<<grid_for(n, block), block, 0, stream()>>>(fa.get(), fb.get(), n, scale, c.m);
+    u64* spectrum_b = transforms.forward(fb.get(), spare_b.get());
+    pointwise_product<L><<<grid_for(n, block), block, 0, stream()>>>(spectrum_a, spectrum_b, n,
+                                                                      transforms.pointwise_scale(), c.m);
     check_launch("pointwise_product");
-    time_passes(fa.get(), n, inverse_tables->data(), c.m);
-    unweight<L><<<grid_for(out_count, block), block, 0, stream()>>>(fa.get(), n, fb.get(), out_count, weight_table, c.m);
+    const u64* c_words = transforms.inverse(spectrum_a, spectrum_b);
+    unweight<L><<<grid_for(out_count, block), block, 0, stream()>>>(c_words, n, result.get(), out_count, weight_table,
+                                                                     c.m);
     check_launch("unweight");
-    detail::download_bytes(out, fb.get(), L * out_count * sizeof(u64));
+    detail::download_bytes(out, result.get(), L * out_count * sizeof(u64));
 }
 
 // Entry points by number of limbs.
 using TransformFunction = void (*)(const u64*, u64*, std::size_t, const u64*, const u64*, bool);
 using ConvolveFunction = void (*)(const u64*, std::size_t, const u64*, std::size_t, std::size_t, const u64*,
-                                  const u64*, const u64*, u64*, std::size_t);
+                                  const u64*, const u64*, u64, u64*, std::size_t);
 
 template <std::size_t... I>
 constexpr std::array<TransformFunction, sizeof...(I)> transform_functions(std::index_sequence<I...>)
@@ -523,16 +566,18 @@ void big_prime_transform(const std::uint64_t* in, std::uint64_t* out, std::size_
 
 void big_prime_convolve(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb, std::size_t n,
                         const std::uint64_t* p, std::size_t limbs, const std::uint64_t* w, const std::uint64_t* psi,
-                        std::uint64_t* out, std::size_t out_count)
+                        std::uint64_t* out, std::size_t out_count, std::uint64_t shift_radix)
 {
     require_limbs(limbs, p, "big_prime_convolve");
+    if (shift_radix && !generalized_fermat_transform_takes(shift_radix, limbs, n))
+        throw Error("big_prime_convolve: the digit-shift transform does not take r^k + 1 for this r, k and n");
     require_length(n, "big_prime_convolve");
     if (n < 2 || na > n || nb > n || out_count > n || na == 0 || nb == 0)
         throw Error("big_prime_convolve: needs 1 <= na, nb <= n, out_count <= n and n >= 2");
     if (out_count == 0) return;
     detail::require_device();
     static constexpr auto functions = convolve_functions(LimbCounts{});
-    functions[limbs - big_prime_least_limbs](a, na, b, nb, n, p, w, psi, out, out_count);
+    functions[limbs - big_prime_least_limbs](a, na, b, nb, n, p, w, psi, shift_radix, out, out_count);
 }
 
 }  // namespace cas::gpu

@@ -35,9 +35,10 @@ void big_prime_transform(const std::uint64_t* in, std::uint64_t* out, std::size_
 // negacyclic one (x^n + 1). out receives c[0, out_count) limb-major with stride out_count; na, nb,
 // out_count <= n. A product in Z/pZ[x] is the cyclic convolution of length n >= na + nb - 1 with
 // out_count = na + nb - 1. w is a primitive n-th root of unity with w^(n/2) = -1 (n >= 2); psi null
-// for the cyclic one.
+// for the cyclic one. shift_radix: r where p = r^limbs + 1 and generalized_fermat_transform_takes(r,
+// limbs, n) (big_prime_gf.hpp): the transforms by digit shifts; 0: the Montgomery passes.
 void big_prime_convolve(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb, std::size_t n,
                         const std::uint64_t* p, std::size_t limbs, const std::uint64_t* w, const std::uint64_t* psi,
-                        std::uint64_t* out, std::size_t out_count);
+                        std::uint64_t* out, std::size_t out_count, std::uint64_t shift_radix = 0);
 
 }  // namespace cas::gpu

@@ -27,6 +27,7 @@
 // 64-bit products each); its log2 K butterfly stages are digit sums, about as costly as that one
 // product. At 2^20 modulo P3: 5 levels against 20 passes and a bit reversal.
 #include "gpu/big_prime_gf.hpp"
+#include "gpu/big_prime_gf.cuh"
 #include "gpu/big_prime.hpp"  // big_prime_most_log_length
 #include "gpu/detail.cuh"
 #include "gpu/gf_digits.hpp"
@@ -343,8 +344,10 @@ std::vector<Level> plan_levels(int log_n, const std::vector<Digits<k>>& squaring
     return levels;
 }
 
+// The transform of the k n words at `data` (limb-major binary, on the device); `scratch` as large.
+// Returns where the result is: data or scratch (the levels alternate between them).
 template <int k>
-void transform_gf(const u64* in, u64* out, std::size_t n, u64 r, const u64* w_words, bool inverse)
+u64* transform_gf_on_device(u64* data, u64* scratch, std::size_t n, u64 r, const u64* w_words, bool inverse)
 {
     constexpr int log_K = log_radix_k<k>();
     const Radix radix = gf::make_radix(r);
@@ -359,9 +362,6 @@ void transform_gf(const u64* in, u64* out, std::size_t n, u64 r, const u64* w_wo
         throw Error("big_prime_transform_gf: w is not a primitive n-th root of unity modulo r^k + 1");
 
     std::vector<Level> levels = plan_levels<k>(log_n, squarings, r);
-    Scratch<u64> a(k * n), b(k * n);
-    const detail::StreamMark allocated;
-    // The tables are built while the data go up.
     std::shared_ptr<const DeviceWords> twiddles;
     if (levels.size() >= 2) {
         twiddles = kept_twiddles<k>(n >> log_K, w, radix);
@@ -380,13 +380,21 @@ void transform_gf(const u64* in, u64* out, std::size_t n, u64 r, const u64* w_wo
         levels.back().twiddles = scale.data();  // the last level's twiddles are 1: only 1/n
         levels.back().unit_first = false;
     }
-    detail::upload_bytes(a.get(), in, k * n * sizeof(u64), &allocated);
-    u64 *from = a.get(), *to = b.get();
+    u64 *from = data, *to = scratch;
     for (std::size_t i = 0; i < levels.size(); i++) {
         run_level<k>(levels[i], i == 0, i + 1 == levels.size(), from, to, n, radix);
         std::swap(from, to);
     }
-    detail::download_bytes(out, from, k * n * sizeof(u64));
+    return from;
+}
+
+template <int k>
+void transform_gf(const u64* in, u64* out, std::size_t n, u64 r, const u64* w_words, bool inverse)
+{
+    Scratch<u64> a(k * n), b(k * n);
+    detail::upload_bytes(a.get(), in, k * n * sizeof(u64));
+    const u64* result = transform_gf_on_device<k>(a.get(), b.get(), n, r, w_words, inverse);
+    detail::download_bytes(out, result, k * n * sizeof(u64));
 }
 
 }  // namespace
@@ -398,6 +406,14 @@ bool generalized_fermat_transform_takes(std::uint64_t r, std::size_t k, std::siz
     if (n == 0 || (n & (n - 1)) != 0 || n > (std::size_t(1) << big_prime_most_log_length)) return false;
     const int twos = __builtin_ctzll(r);  // r^k = p - 1 holds 2^(k twos)
     return std::size_t(twos) * k >= std::size_t(log2_exact(n));
+}
+
+std::uint64_t* detail::transform_gf_device(std::uint64_t* data, std::uint64_t* scratch, std::size_t n,
+                                           std::uint64_t r, std::size_t k, const std::uint64_t* w, bool inverse)
+{
+    if (!generalized_fermat_transform_takes(r, k, n)) throw Error("transform_gf_device: a length or form it does not take");
+    return k == 8 ? transform_gf_on_device<8>(data, scratch, n, r, w, inverse)
+                  : transform_gf_on_device<16>(data, scratch, n, r, w, inverse);
 }
 
 void big_prime_transform_gf(const std::uint64_t* in, std::uint64_t* out, std::size_t n, std::uint64_t r,

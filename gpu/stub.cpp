@@ -121,7 +121,7 @@ void big_prime_transform(const std::uint64_t*, std::uint64_t*, std::size_t, cons
                          const std::uint64_t*, bool) { unavailable(); }
 void big_prime_convolve(const std::uint64_t*, std::size_t, const std::uint64_t*, std::size_t, std::size_t,
                         const std::uint64_t*, std::size_t, const std::uint64_t*, const std::uint64_t*, std::uint64_t*,
-                        std::size_t) { unavailable(); }
+                        std::size_t, std::uint64_t) { unavailable(); }
 
 bool generalized_fermat_transform_takes(std::uint64_t, std::size_t, std::size_t) { return false; }
 void big_prime_transform_gf(const std::uint64_t*, std::uint64_t*, std::size_t, std::uint64_t, std::size_t,

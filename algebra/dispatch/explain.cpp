@@ -202,7 +202,8 @@ std::string big_prime_words(const OperationDetail& d) { return number((d.modulus
 // The arithmetic of the GPU's big-prime kernels (gpu/big_prime.hpp).
 std::string big_prime_arithmetic(const OperationDetail& d) {
   return "every element " + big_prime_words(d) + " (limb-major, a warp reading one word of 32 elements at once), " +
-         "every product a Montgomery product (CIOS) with twiddles held as w^i R";
+         "every product a Montgomery product (CIOS) with twiddles held as w^i R (modulo a generalized Fermat " +
+         "prime r^k + 1, the transforms by shifts of base-r digits inside radix-2k DFTs)";
 }
 
 // The length of f^e (f of length d.length1, e = d.length2), and the transform length for it.

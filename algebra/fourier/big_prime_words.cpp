@@ -1,5 +1,8 @@
 #include "algebra/fourier/big_prime_words.hpp"
 
+#include "algebra/integers/generalized_fermat.hpp"
+#include "gpu/big_prime_gf.hpp"
+
 #include "algebra/support/parallel.hpp"
 
 #include "gpu/big_prime.hpp"
@@ -80,6 +83,16 @@ bool find_root_of_unity(Fmpz& root, const Modulus& m, ulong order) {
     fmpz_powm_ui(half_power.get(), root.get(), order / 2, m.value());
     if (!fmpz_is_one(half_power.get())) return true;  // order is a power of two
   }
+}
+
+ulong shift_radix(std::size_t n, const Modulus& m, std::size_t limbs) {
+  const std::optional<GeneralizedFermat> form = generalized_fermat_form(Fmpz(m.value()));
+  if (!form || form->k != limbs || !gpu::generalized_fermat_transform_takes(form->r, form->k, n)) return 0;
+  return form->r;
+}
+
+ulong convolution_shift_radix(std::size_t n, const Modulus& m, std::size_t limbs) {
+  return limbs >= 16 ? shift_radix(n, m, limbs) : 0;
 }
 
 }  // namespace cas

@@ -57,4 +57,16 @@ ModPoly modpoly_from_limbs(const ModulusPtr& m, const ulong* words, std::size_t 
 // order | p - 1: g^((p-1)/order) for the least g whose power has full order. False otherwise.
 bool find_root_of_unity(Fmpz& root, const Modulus& m, ulong order);
 
+// r when p = m is r^limbs + 1 and the GPU's digit-shift transform (gpu/big_prime_gf.hpp) takes it at
+// length n: faster than the Montgomery passes at every length measured, 1.05-1.5 times modulo P3
+// and 1.2-2.1 modulo P4 (docs/measurements.md, "Transforms modulo a generalized Fermat prime: digit
+// shifts against Montgomery passes"); 0 otherwise. The caller knows p is prime.
+ulong shift_radix(std::size_t n, const Modulus& m, std::size_t limbs);
+// The same for the transforms of a convolution (gpu::big_prime_convolve), where the Montgomery
+// passes skip their permutations: for k = 16 only. Products modulo P4 took 116 against 179 ms with
+// the shifts at 2^20 terms, within 15% either way from 2^12 to 2^18; modulo P3 1.1-1.4 times more
+// up to 2^18 (2^16: 7.1 against 5.1 ms): docs/measurements.md, "Transforms modulo a generalized
+// Fermat prime: digit shifts against Montgomery passes".
+ulong convolution_shift_radix(std::size_t n, const Modulus& m, std::size_t limbs);
+
 }  // namespace cas

@@ -1,7 +1,6 @@
 #include "algebra/fourier/fourier.hpp"
 
 #include "algebra/fourier/big_prime_words.hpp"
-#include "algebra/integers/generalized_fermat.hpp"
 #include "algebra/dispatch/dispatch.hpp"
 #include "algebra/dispatch/engine.hpp"
 #include "algebra/support/error.hpp"
@@ -327,28 +326,18 @@ size_t big_prime_gpu_limbs(size_t n, const Modulus& m) {
   return limbs && m.is_prime() ? limbs : 0;
 }
 
-// The GPU's kernels for p = r^k + 1 (gpu/big_prime_gf.hpp) where they take this p and length:
-// k words an element, as the generic kernels hold p. Faster than the generic transform at every
-// length measured, 1.05-1.5 times modulo P3 and 1.2-2.1 modulo P4 (docs/measurements.md,
-// "Transforms modulo a generalized Fermat prime: digit shifts against Montgomery passes").
-std::optional<GeneralizedFermat> shift_transform_form(size_t n, const Modulus& m, size_t limbs) {
-  const std::optional<GeneralizedFermat> form = generalized_fermat_form(Fmpz(m.value()));
-  if (!form || form->k != limbs || !gpu::generalized_fermat_transform_takes(form->r, form->k, n)) return std::nullopt;
-  return form;
-}
-
 // The transform at w (its inverse at w^-1 with 1/n when `inverse`) of the n residues in `in`
 // (limb-major, p of `limbs` words) on the GPU into `out`; false, after a notice, when the GPU
 // failed.
 bool transform_limbs_on_gpu(const Words& in, Words& out, size_t n, const fmpz* w, bool inverse, const Modulus& m,
                             size_t limbs) {
-  const std::optional<GeneralizedFermat> form = shift_transform_form(n, m, limbs);
-  const char* what = form ? "gpu generalized-fermat ntt" : "gpu big-prime ntt";
+  const ulong r = shift_radix(n, m, limbs);
+  const char* what = r ? "gpu generalized-fermat ntt" : "gpu big-prime ntt";
   const ProgressScope progress(what, static_cast<double>(n));
   const Words p = element_limbs(m.value(), limbs), root = element_limbs(w, limbs);
   try {
-    if (form)
-      gpu::big_prime_transform_gf(in.data(), out.data(), n, form->r, form->k, root.data(), inverse);
+    if (r)
+      gpu::big_prime_transform_gf(in.data(), out.data(), n, r, limbs, root.data(), inverse);
     else
       gpu::big_prime_transform(in.data(), out.data(), n, p.data(), limbs, root.data(), inverse);
   } catch (const gpu::Error& e) {
@@ -575,7 +564,8 @@ std::optional<Value> convolve_big_prime_on_gpu(const Value& a, const Value& b, c
                                  static_cast<double>(n));
     try {
       gpu::big_prime_convolve(x.words().data(), n, y.words().data(), n, n, p.data(), limbs, root.data(),
-                              negacyclic ? weight.data() : nullptr, c.data(), n);
+                              negacyclic ? weight.data() : nullptr, c.data(), n,
+                              convolution_shift_radix(n, *m, limbs));
     } catch (const gpu::Error& e) {
       gpu_convolution_failure_notice(e, n);
       return std::nullopt;

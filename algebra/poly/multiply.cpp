@@ -318,7 +318,7 @@ std::optional<ModPoly> multiply_big_prime_on_gpu(const ModPoly& a, const ModPoly
   Words c(limbs * length);
   try {
     gpu::big_prime_convolve(x.data(), length_a, y.data(), length_b, n, p.data(), limbs, root.data(), nullptr,
-                            c.data(), length);
+                            c.data(), length, convolution_shift_radix(n, m, limbs));
   } catch (const gpu::Error& e) {
     gpu_failure_notice(e, length, "the product");
     return std::nullopt;

@@ -7,6 +7,7 @@
 // q 2^40 + 1 (3 words) and q 2^32 + 1 (5 words) for large odd q; lengths 1, 2, 4, ... up to 2^20
 // modulo P3, 2^16 modulo the others, fewer repetitions for the longer ones.
 #include "gpu/big_prime.hpp"
+#include "gpu/big_prime_gf.hpp"
 #include "big_prime_support.hpp"
 
 #include <flint/fmpz.h>
@@ -32,6 +33,7 @@ struct Field {
     std::size_t limbs = 0;
     std::vector<std::uint64_t> words;
     int most_log_length = 16;
+    std::uint64_t shift_radix = 0;  // r of p = r^limbs + 1, for the convolutions by digit shifts
 
     Field(std::string field_name, const Integer& prime, int longest) : name(std::move(field_name)), p(prime)
     {
@@ -72,7 +74,9 @@ const std::vector<std::unique_ptr<Field>>& fields()
     static const std::vector<std::unique_ptr<Field>> all = [] {
         std::vector<std::unique_ptr<Field>> f;
         f.push_back(std::make_unique<Field>("P3", generalized_fermat(63, 34, 8), 20));
+        f.back()->shift_radix = (std::uint64_t(1) << 63) + (std::uint64_t(1) << 34);
         f.push_back(std::make_unique<Field>("P4", generalized_fermat(62, 36, 16), 16));
+        f.back()->shift_radix = (std::uint64_t(1) << 62) + (std::uint64_t(1) << 36);
         f.push_back(std::make_unique<Field>("(2^63 + 53) 2^64 + 1",
                                             from_decimal("170141183460469232709364739622490341377"), 16));
         f.push_back(std::make_unique<Field>(
@@ -293,8 +297,11 @@ Integers gpu_convolution(const Field& f, const Integers& a, const Integers& b, s
     fmpz_mod_mul(w.z, psi.z, psi.z, f.ctx);
     const std::vector<std::uint64_t> root = element_words(w, f.limbs), weight = element_words(psi, f.limbs);
     std::vector<std::uint64_t> c(f.limbs * out_count, 0xdeadbeefdeadbeefull);
+    // Modulo P3 and P4 the transforms by digit shifts at every other length, the Montgomery passes at the others.
+    const bool shifts = f.shift_radix && generalized_fermat_transform_takes(f.shift_radix, f.limbs, n) &&
+                        __builtin_ctzll(n) % 2 == 0;
     big_prime_convolve(x.data(), a.size(), y.data(), b.size(), n, f.words.data(), f.limbs, root.data(),
-                       negacyclic ? weight.data() : nullptr, c.data(), out_count);
+                       negacyclic ? weight.data() : nullptr, c.data(), out_count, shifts ? f.shift_radix : 0);
     return from_words(c, out_count, f.limbs);
 }
 
