@@ -227,6 +227,10 @@ TEST_CASE(":explain describes the GPU's big-prime transforms, convolutions and p
   CHECK_THAT(cas::explain_note(note), Catch::StartsWith("NTT of length 1024 over Z/pZ with a 505-bit p on the GPU's "
                                                         "big-prime kernels, modulo p itself"));
   CHECK_THAT(cas::explain_note(note), Catch::Contains("every element 8-word"));
+  note.what = "gpu generalized-fermat ntt";
+  CHECK_THAT(cas::explain_note(note), Catch::StartsWith("NTT of length 1024 over Z/pZ with a 505-bit p on the GPU, "
+                                                        "p = r^k + 1 a generalized Fermat prime"));
+  CHECK_THAT(cas::explain_note(note), Catch::Contains("shifts of base-r digits"));
   note.what = "gpu big-prime convolution";
   CHECK_THAT(cas::explain_note(note), Catch::StartsWith("its transforms of length 1024 over Z/pZ with a 505-bit p on "
                                                         "the GPU's big-prime kernels in one call"));
@@ -238,4 +242,22 @@ TEST_CASE(":explain describes the GPU's big-prime transforms, convolutions and p
                                                         "the GPU's big-prime kernels: the cyclic convolution of length "
                                                         "2048"));
   CHECK_THAT(cas::explain_note(note), Catch::Contains("every element 16-word"));
+}
+
+// What :explain adds for operands the GPU held and a result it keeps (algebra/dispatch/resident.hpp).
+TEST_CASE(":explain says which operands the GPU held and whether the result stays there", "[explain]") {
+  cas::EngineNote note;
+  note.what = "gpu ntt product";
+  note.detail.length1 = note.detail.length2 = 4096;
+  note.detail.modulus = 4611685941117976577ULL;
+  note.detail.modulus_bits = 62;
+  CHECK_THAT(cas::explain_note(note), !Catch::Contains("on the GPU already"));
+  note.detail.operands_on_gpu = 2;
+  note.detail.result_kept_on_gpu = true;
+  CHECK_THAT(cas::explain_note(note), Catch::Contains("both operands were on the GPU already (nothing uploaded)"));
+  CHECK_THAT(cas::explain_note(note), Catch::Contains("the result stays on the GPU until something on the host reads it"));
+  note.detail.operands_on_gpu = 1;
+  note.detail.result_kept_on_gpu = false;
+  CHECK_THAT(cas::explain_note(note), Catch::Contains("one operand was on the GPU already (only the other uploaded)"));
+  CHECK_THAT(cas::explain_note(note), !Catch::Contains("the result stays"));
 }
