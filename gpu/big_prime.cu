@@ -374,10 +374,6 @@ const u64* twiddles_of_span(const u64* tables, std::size_t n, std::size_t h)
     return tables + L * (n - 2 * h);
 }
 
-// Tables larger than this are built for the call and not kept: four kept sets then hold at most
-// 1 GiB of device memory.
-constexpr std::size_t most_kept_table_bytes = std::size_t(256) << 20;
-
 // The tables of one (p, n, root) on the device: build_twiddles' tables (weights false) or the n
 // powers root^i R (weights true, for a negacyclic convolution), the last few kept, since a loop
 // of transforms of one length at one root would otherwise build them again each time (n/2
@@ -394,12 +390,10 @@ std::shared_ptr<const DeviceWords> kept_tables(std::size_t n, const Element<L>& 
             build_twiddles(tables.data(), n, root, c);
         return tables;
     };
-    if (L * n * sizeof(u64) > most_kept_table_bytes) return std::make_shared<const DeviceWords>(make());
-    static auto* recent = new detail::RecentTables<DeviceWords>(4);
     std::vector<u64> key{u64(L), u64(n), u64(weights)};
     key.insert(key.end(), c.m.p.limb, c.m.p.limb + L);
     key.insert(key.end(), root.limb, root.limb + L);
-    return recent->get(key, [&](const std::vector<u64>&) { return make(); });
+    return detail::kept_or_made<struct MontgomeryTables>(key, L * n * sizeof(u64), make);
 }
 
 template <int L>

@@ -269,10 +269,6 @@ int radix_exponent(const Digits<k>& x, u64 r)
     return g;
 }
 
-// Tables larger than this are built for the call and not kept: four kept sets then hold at most
-// 1 GiB of device memory.
-constexpr std::size_t most_kept_table_bytes = std::size_t(256) << 20;
-
 // The table w^b for b < count (count a power of two), k words an entry, built on the device by
 // doublings; the last few kept, since a loop of transforms of one length at one root would
 // otherwise build them again each time.
@@ -292,11 +288,9 @@ std::shared_ptr<const DeviceWords> kept_twiddles(std::size_t count, const Digits
         }
         return table;
     };
-    if (k * count * sizeof(u64) > most_kept_table_bytes) return std::make_shared<const DeviceWords>(make());
-    static auto* recent = new detail::RecentTables<DeviceWords>(4);
     std::vector<u64> key{u64(k), radix.r, u64(count)};
     key.insert(key.end(), w.d, w.d + k);
-    return recent->get(key, [&](const std::vector<u64>&) { return make(); });
+    return detail::kept_or_made<struct DigitTables>(key, k * count * sizeof(u64), make);
 }
 
 template <int k, bool binary_in, bool binary_out>

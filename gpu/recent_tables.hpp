@@ -3,6 +3,8 @@
 // products of one size (or a computation's products of similar sizes) asks for the same primes
 // again and again; Garner's tables for 130 primes take 0.34 ms to build on the host, as long as a
 // short product's work on the GPU (docs/measurements.md, "Host-built tables of 130 primes").
+#include "gpu/ntt.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <list>
@@ -48,6 +50,25 @@ std::shared_ptr<const Device> kept_tables(const std::vector<std::uint64_t>& prim
 {
     static auto* recent = new RecentTables<Device>(8);
     return recent->get(primes, [](const std::vector<std::uint64_t>& p) { return Device(Host(p)); });
+}
+
+// Device tables that a loop of operations of one size asks for again and again (the big-prime
+// kernels' twiddles): make() kept under `key` among the last four of its cache (one cache a
+// `Cache` type, so that callers' keys never meet), or, above 256 MiB (`bytes`), made for the call
+// only: four kept sets then hold at most 1 GiB of device memory.
+template <class Cache>
+RecentTables<DeviceWords>& device_table_cache()
+{
+    static auto* recent = new RecentTables<DeviceWords>(4);  // never destroyed, as kept_tables' caches
+    return *recent;
+}
+
+template <class Cache, class Make>
+std::shared_ptr<const DeviceWords> kept_or_made(const std::vector<std::uint64_t>& key, std::size_t bytes, Make&& make)
+{
+    constexpr std::size_t most_kept_bytes = std::size_t(256) << 20;
+    if (bytes > most_kept_bytes) return std::make_shared<const DeviceWords>(make());
+    return device_table_cache<Cache>().get(key, [&](const std::vector<std::uint64_t>&) { return make(); });
 }
 
 }  // namespace cas::gpu::detail
