@@ -20,6 +20,24 @@ inline void set_interrupts_in_this_thread(int how) {  // SIG_BLOCK or SIG_UNBLOC
 inline void block_interrupts_in_this_thread() { set_interrupts_in_this_thread(SIG_BLOCK); }
 inline void unblock_interrupts_in_this_thread() { set_interrupts_in_this_thread(SIG_UNBLOCK); }
 
+// Holds SIGINT back from the calling thread while it lives; one that comes meanwhile is handled
+// when it ends, on this thread.
+class InterruptsHeld {
+ public:
+  InterruptsHeld() {
+    sigset_t interrupt;
+    sigemptyset(&interrupt);
+    sigaddset(&interrupt, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &interrupt, &previous_);
+  }
+  ~InterruptsHeld() { pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
+  InterruptsHeld(const InterruptsHeld&) = delete;
+  InterruptsHeld& operator=(const InterruptsHeld&) = delete;
+
+ private:
+  sigset_t previous_;
+};
+
 // A thread that blocks SIGINT from its start (it inherits the mask it is created with).
 template <class Body>
 std::thread thread_without_interrupts(Body&& body) {

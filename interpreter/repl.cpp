@@ -70,6 +70,25 @@ void write_to_stderr(const char* text) {  // async-signal-safe
 }
 
 pthread_t repl_thread;  // the thread that reads the input (install_interrupt_handler)
+std::atomic<ProgressLine*> interrupt_progress_line{nullptr};  // the session's, if it has one
+
+const InterruptNotice explain_wait_notice{
+    "cas: one operation of FLINT or the GPU is running and cannot stop midway; the statement stops when it "
+    "returns. Ctrl-C once more quits cas (your variables are lost).\n",
+    -1};
+const InterruptNotice quit_notice{"cas: quit on Ctrl-C\n", 130};
+
+// Reports a Ctrl-C and says `notice` (null: nothing to say). While a statement runs, the
+// progress line clears itself (and the terminal's echo "^C") and writes the notice in its place;
+// with no such line the notice goes on the line after the echo.
+void tell(const InterruptNotice* notice) {
+  ProgressLine* line = interrupt_progress_line.load();
+  if (line && line->interrupted(notice)) return;
+  if (!notice) return;
+  write_to_stderr("\n");
+  write_to_stderr(notice->text);
+  if (notice->exit_status >= 0) _exit(notice->exit_status);
+}
 
 void on_interrupt(int) {
   // Any thread that does not block SIGINT may get it (the GPU runtime's among them): pass it to
@@ -82,16 +101,15 @@ void on_interrupt(int) {
     case InterruptResponse::request_stop:
       presses_waiting = 0;
       interrupt_requested = true;
+      tell(nullptr);
       return;
     case InterruptResponse::explain_wait:
       ++presses_waiting;
-      write_to_stderr(
-          "\ncas: one operation of FLINT or the GPU is running and cannot stop midway; the statement "
-          "stops when it returns. Ctrl-C once more quits cas (your variables are lost).\n");
+      tell(&explain_wait_notice);
       return;
     case InterruptResponse::quit:
-      write_to_stderr("\ncas: quit on Ctrl-C\n");
-      _exit(130);
+      tell(&quit_notice);
+      return;
   }
 }
 
@@ -125,7 +143,12 @@ class Session {
       : interp_(interp),
         color_(color_wanted(2)),
         commands_(interp, color_),
-        progress_line_(progress_line ? std::make_unique<ProgressLine>() : nullptr) {}
+        progress_line_(progress_line ? std::make_unique<ProgressLine>() : nullptr) {
+    interrupt_progress_line = progress_line_.get();
+  }
+  ~Session() { interrupt_progress_line = nullptr; }
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
   int loop();
 
  private:

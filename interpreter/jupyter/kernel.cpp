@@ -146,9 +146,11 @@ class CasKernel : public xeus::xinterpreter {
   void run_code(int counter, const CellPart& part);
   void show_value(const Value& v);
 
-  // On xeus's thread: publishes the cell's output so far.
+  // On xeus's thread: publishes the cell's output so far, and keeps it in published_.
   void publish_output(int counter, bool silent);
+  void publish(int counter, const OutputEvent& event);
   void show_progress(int counter, Clock::time_point started, bool& shown);
+  void remove_progress(int counter, bool error_follows);
 
   CellOutput output_;
   CellStreamBuf out_buf_, err_buf_;
@@ -156,6 +158,7 @@ class CasKernel : public xeus::xinterpreter {
   Interpreter interp_;
   SessionCommands commands_;
   Worker worker_;
+  std::vector<OutputEvent> published_;  // the running cell's output so far, to publish again without its progress
 };
 
 void CasKernel::show_value(const Value& v) {
@@ -213,18 +216,30 @@ std::optional<CellError> CasKernel::run_cell(int counter, const std::string& cod
 }
 
 void CasKernel::publish_output(int counter, bool silent) {
+  if (silent) {
+    output_.take();
+    return;
+  }
   for (OutputEvent& event : output_.take()) {
-    if (silent) continue;
-    switch (event.kind) {
-      case OutputEvent::Kind::stdout_text: publish_stream("stdout", event.text); break;
-      case OutputEvent::Kind::stderr_text: publish_stream("stderr", event.text); break;
-      case OutputEvent::Kind::display:
-        display_data(bundle_json(event.bundle), nl::json::object(), nl::json::object());
-        break;
-      case OutputEvent::Kind::value:
-        publish_execution_result(counter, bundle_json(event.bundle), nl::json::object());
-        break;
-    }
+    publish(counter, event);
+    const bool text = event.kind == OutputEvent::Kind::stdout_text || event.kind == OutputEvent::Kind::stderr_text;
+    if (text && !published_.empty() && published_.back().kind == event.kind)
+      published_.back().text += event.text;
+    else
+      published_.push_back(std::move(event));
+  }
+}
+
+void CasKernel::publish(int counter, const OutputEvent& event) {
+  switch (event.kind) {
+    case OutputEvent::Kind::stdout_text: publish_stream("stdout", event.text); break;
+    case OutputEvent::Kind::stderr_text: publish_stream("stderr", event.text); break;
+    case OutputEvent::Kind::display:
+      display_data(bundle_json(event.bundle), nl::json::object(), nl::json::object());
+      break;
+    case OutputEvent::Kind::value:
+      publish_execution_result(counter, bundle_json(event.bundle), nl::json::object());
+      break;
   }
 }
 
@@ -243,10 +258,21 @@ void CasKernel::show_progress(int counter, Clock::time_point started, bool& show
   }
 }
 
+// Jupyter has no message that takes one output away, and a display updated to empty text (or to
+// no data) stays in the page as an empty output (the classic notebook even keeps showing its last
+// text). So the cell's outputs are cleared and published again, without the progress. With wait,
+// the page clears them only when the first comes back, so the cell does not flicker; with nothing
+// to come back, at once.
+void CasKernel::remove_progress(int counter, bool error_follows) {
+  clear_output(!published_.empty() || error_follows);
+  for (const OutputEvent& event : published_) publish(counter, event);
+}
+
 nl::json CasKernel::execute_request_impl(int counter, const std::string& code, bool silent, bool, nl::json, bool) {
   std::optional<CellError> failure;
   cell_interrupted = false;
   cell_running = true;
+  published_.clear();
   worker_.start([&] { failure = run_cell(counter, code); });
   const auto started = Clock::now();
   bool progress_shown = false;
@@ -256,9 +282,8 @@ nl::json CasKernel::execute_request_impl(int counter, const std::string& code, b
   }
   cell_running = false;
   publish_output(counter, silent);
-  if (progress_shown)
-    update_display_data({{"text/plain", ""}}, nl::json::object(),
-                        {{"display_id", "cas-progress-" + std::to_string(counter)}});
+  if (progress_shown) remove_progress(counter, failure.has_value());
+  published_.clear();
   if (!failure) return {{"status", "ok"}, {"payload", nl::json::array()}, {"user_expressions", nl::json::object()}};
   if (!silent) publish_execution_error(failure->ename, failure->evalue, failure->traceback);
   return {{"status", "error"}, {"ename", failure->ename}, {"evalue", failure->evalue},
