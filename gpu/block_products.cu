@@ -257,11 +257,11 @@ std::atomic<std::size_t> limit_asked{unset}, piece_limit_asked{unset};
 constexpr std::size_t few_primes = 8;
 constexpr std::size_t longest_for_few_primes = std::size_t(1) << 13;
 
-// The block kernels may use all the shared memory a block can have (asked once).
+// The block kernels may use all the shared memory a block can have (asked once a device).
 void allow_shared_memory()
 {
-    static std::once_flag once;
-    std::call_once(once, [] {
+    static PerDevice<std::once_flag> once;
+    std::call_once(once.here(), [] {
         const int bytes = int(shared_memory_optin());
         check(cudaFuncSetAttribute(block_products, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes),
               "cudaFuncSetAttribute (block_products)");
@@ -295,7 +295,8 @@ DeviceWords upload_block_primes(const std::vector<std::uint64_t>& primes, std::s
 // host, 0.3 ms for 130 primes (docs/measurements.md, "Host-built tables of 130 primes").
 std::shared_ptr<const DeviceWords> block_primes(const std::vector<std::uint64_t>& primes, std::size_t n)
 {
-    static auto* recent = new RecentTables<DeviceWords>(8);  // never destroyed: no frees after the runtime
+    static PerDevice<RecentTables<DeviceWords>> caches;  // never destroyed: no frees after the runtime
+    RecentTables<DeviceWords>* recent = &caches.here([] { return new RecentTables<DeviceWords>(8); });
     std::vector<std::uint64_t> key = primes;
     key.push_back(n);
     return recent->get(key, [&primes, n](const std::vector<std::uint64_t>&) { return upload_block_primes(primes, n); });
@@ -326,14 +327,14 @@ std::size_t pieces_of(std::size_t count, std::size_t n) { return (count + n / 2 
 // The most shared memory a block may ask for on this device.
 std::size_t shared_memory_optin()
 {
-    static const std::size_t bytes = [] {
+    static PerDevice<std::size_t> asked;
+    return asked.here([] {
         int device = 0, value = 0;
         check(cudaGetDevice(&device), "cudaGetDevice");
         check(cudaDeviceGetAttribute(&value, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
               "cudaDeviceGetAttribute (shared memory)");
-        return std::size_t(value);
-    }();
-    return bytes;
+        return new std::size_t(value);
+    });
 }
 
 std::size_t block_transform_limit()

@@ -13,6 +13,8 @@
 // All on the library's stream, so the steps are ordered without host synchronisation.
 #include "gpu/crt.hpp"
 #include "gpu/block_products.cuh"
+#include "gpu/crt_steps.cuh"
+#include "gpu/devices.cuh"
 #include "gpu/detail.cuh"
 #include "gpu/garner_warps.cuh"
 #include "gpu/recent_tables.hpp"
@@ -22,8 +24,6 @@
 
 namespace cas::gpu {
 namespace detail {
-
-namespace {
 
 __device__ inline std::size_t first_index() { return blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; }
 __device__ inline std::size_t grid_stride() { return std::size_t(gridDim.x) * blockDim.x; }
@@ -96,27 +96,13 @@ struct DeviceGarnerTables {
     }
 };
 
-// The primes' reduction constants on the device (crt::ReductionPrime, four words each), in stream
-// order: the reductions read prime r of a row range from here.
-class DeviceReductionPrimes {
-public:
-    explicit DeviceReductionPrimes(const std::vector<std::uint64_t>& primes) : words_(as_words(primes)) {}
-    // Primes first, first + 1, ...
-    const crt::ReductionPrime* from(std::size_t first) const
-    {
-        return reinterpret_cast<const crt::ReductionPrime*>(words_.data()) + first;
-    }
-
-private:
-    static DeviceWords as_words(const std::vector<std::uint64_t>& primes)
-    {
-        std::vector<crt::ReductionPrime> host;
-        for (std::uint64_t p : primes) host.push_back(crt::reduction_prime(p));
-        return upload_table(reinterpret_cast<const std::uint64_t*>(host.data()),
-                            host.size() * sizeof(crt::ReductionPrime) / sizeof(std::uint64_t));
-    }
-    DeviceWords words_;
-};
+DeviceReductionPrimes::DeviceReductionPrimes(const std::vector<std::uint64_t>& primes)
+{
+    std::vector<crt::ReductionPrime> host;
+    for (std::uint64_t p : primes) host.push_back(crt::reduction_prime(p));
+    words_ = upload_table(reinterpret_cast<const std::uint64_t*>(host.data()),
+                          host.size() * sizeof(crt::ReductionPrime) / sizeof(std::uint64_t));
+}
 
 // How many primes' residues of operands of `words` words in all one launch reduces ahead of their
 // products through the passes: as many as fit 2^23 words (64 MiB), at least one. One launch a
@@ -135,9 +121,8 @@ std::size_t primes_reduced_at_once(std::size_t words, std::size_t k)
 // operands' residue matrices reduced in one launch each; the others one prime after the other
 // through the fast transforms, the residues of a group of primes (primes_reduced_at_once) reduced
 // in one launch per operand.
-template <class ReduceA, class ReduceB>
 DeviceWords residue_products(std::size_t count_a, std::size_t count_b, const std::vector<std::uint64_t>& primes,
-                             ReduceA&& reduce_a, ReduceB&& reduce_b)
+                             const ReduceRows& reduce_a, const ReduceRows& reduce_b)
 {
     const std::size_t length = count_a + count_b - 1, k = primes.size();
     const DeviceReductionPrimes reduction(primes);
@@ -145,8 +130,8 @@ DeviceWords residue_products(std::size_t count_a, std::size_t count_b, const std
     const bool whole_in_blocks = block_products_take(length, primes);
     if (whole_in_blocks || piece_products_take(count_a, count_b, primes)) {
         DeviceWords ra(k * count_a), rb(k * count_b);
-        reduce_a(reduction.from(0), k, ra.data());
-        reduce_b(reduction.from(0), k, rb.data());
+        reduce_a(reduction.from(0), 0, k, ra.data());
+        reduce_b(reduction.from(0), 0, k, rb.data());
         if (whole_in_blocks) multiply_rows_in_blocks(ra.data(), count_a, rb.data(), count_b, primes, products.data());
         else multiply_rows_in_pieces(ra.data(), count_a, rb.data(), count_b, primes, products.data());
         return products;
@@ -155,8 +140,8 @@ DeviceWords residue_products(std::size_t count_a, std::size_t count_b, const std
     DeviceWords ra(group * count_a), rb(group * count_b);
     for (std::size_t first = 0; first < k; first += group) {
         const std::size_t rows = std::min(group, k - first);
-        reduce_a(reduction.from(first), rows, ra.data());
-        reduce_b(reduction.from(first), rows, rb.data());
+        reduce_a(reduction.from(first), first, rows, ra.data());
+        reduce_b(reduction.from(first), first, rows, rb.data());
         for (std::size_t r = 0; r < rows; ++r)
             multiply_device(ra.data() + r * count_a, count_a, rb.data() + r * count_b, count_b, primes[first + r],
                             Algorithm::fast, products.data() + (first + r) * length);
@@ -284,7 +269,8 @@ DeviceWords source_products(const LimbSource& a, const LimbSource& b, const std:
     upload_source(a, limbs_a, negative_a);
     upload_source(b, limbs_b, negative_b);
     auto reducer = [](const DeviceWords& limbs, const DeviceWords32& negative, const LimbSource& m) {
-        return [&limbs, &negative, &m](const crt::ReductionPrime* primes, std::size_t rows, std::uint64_t* out) {
+        return [&limbs, &negative, &m](const crt::ReductionPrime* primes, std::size_t, std::size_t rows,
+                                       std::uint64_t* out) {
             launch_reduce_matrix(limbs, negative, m.count, m.width, primes, rows, out);
         };
     };
@@ -300,7 +286,61 @@ void require_primes(const std::vector<std::uint64_t>& primes)
         if (p < 2 || p >= (std::uint64_t(1) << 63)) throw Error("multi-modular product: primes must lie in [2, 2^63)");
 }
 
-}  // namespace
+DeviceWords residue_powers(std::size_t count, std::uint64_t e, const std::vector<std::uint64_t>& primes,
+                           const ReduceRows& reduce)
+{
+    const std::size_t length = std::size_t(e) * (count - 1) + 1, k = primes.size();
+    std::size_t n = 1;
+    while (n < length) n <<= 1;
+    const DeviceReductionPrimes reduction(primes);
+    DeviceWords powers(k * length);
+    if (block_products_take(length, primes)) {
+        DeviceWords residues(k * count);
+        reduce(reduction.from(0), 0, k, residues.data());
+        power_rows_in_blocks(residues.data(), count, e, primes, powers.data());
+        return powers;
+    }
+    const std::size_t group = primes_reduced_at_once(count, k);
+    DeviceWords residues(group * count);
+    for (std::size_t first = 0; first < k; first += group) {
+        const std::size_t rows = std::min(group, k - first);
+        reduce(reduction.from(first), first, rows, residues.data());
+        for (std::size_t r = 0; r < rows; ++r)
+            power_device(residues.data() + r * count, count, e, primes[first + r], n, Algorithm::fast,
+                         powers.data() + (first + r) * length);
+    }
+    return powers;
+}
+
+DeviceWords fold_residue_rows(const DeviceWords& rows, std::size_t length, std::size_t n, bool negacyclic,
+                              const std::vector<std::uint64_t>& primes)
+{
+    DeviceWords folded(primes.size() * n);
+    const DeviceReductionPrimes reduction(primes);
+    fold_rows<<<dim3(grid_for(n, block), unsigned(primes.size())), block, 0, stream()>>>(
+        rows.data(), length, n, negacyclic, reduction.from(0), folded.data());
+    check_launch("fold_rows");
+    return folded;
+}
+
+void launch_reduce_chunks(const DeviceWords& limbs, std::size_t chunks, unsigned chunk_bits,
+                          const crt::ReductionPrime* primes, std::size_t rows, std::uint64_t* out)
+{
+    const dim3 grid(grid_for(chunks, block), unsigned(rows));
+    reduce_chunks<<<grid, block, 0, stream()>>>(limbs.data(), limbs.size(), chunks, chunk_bits, primes, out);
+    check_launch("reduce_chunks");
+}
+
+void sum_words_to_host(const DeviceWords& limbs, std::size_t length, std::size_t width, unsigned chunk_bits,
+                       std::size_t words, std::uint64_t* summed_out)
+{
+    const std::size_t groups = crt::summed_groups(words);
+    DeviceWords summed(words + groups);
+    sum_words<<<grid_for(groups, block), block, 0, stream()>>>(limbs.data(), length, width, chunk_bits, words,
+                                                               summed.data(), summed.data() + words);
+    check_launch("sum_words");
+    summed.download(summed_out, words + groups);
+}
 
 void launch_fold(const std::uint64_t* c, std::size_t length, std::size_t n, bool negacyclic, std::uint64_t p,
                  std::uint64_t* out)
@@ -319,8 +359,12 @@ void multiply_limb_sources(const LimbSource& a, const LimbSource& b, const std::
     require_primes(primes);
     if (a.count == 0 || b.count == 0 || a.width == 0 || b.width == 0)
         throw Error("multiply_limb_sources: empty operand");
+    const std::size_t length = a.count + b.count - 1;
+    if (const int devices = split_devices(primes.size() * length, primes.size()); devices > 1)
+        return multiply_split(devices, a, b, primes, result);
+    record_split({primes.size()});
     DeviceWords products = source_products(a, b, primes);
-    reconstruct_to_sink(products, a.count + b.count - 1, primes, result);
+    reconstruct_to_sink(products, length, primes, result);
 }
 
 void convolve_limb_sources(const LimbSource& a, const LimbSource& b, std::size_t n, bool negacyclic,
@@ -333,14 +377,13 @@ void convolve_limb_sources(const LimbSource& a, const LimbSource& b, std::size_t
         throw Error("convolve_limb_sources: empty operand");
     if (a.count > n || b.count > n) throw Error("convolve_limb_sources: an operand longer than n");
     const std::size_t length = a.count + b.count - 1;
+    if (const int devices = split_devices(primes.size() * length, primes.size()); devices > 1)
+        return convolve_split(devices, a, b, n, negacyclic, primes, result);
+    record_split({primes.size()});
     DeviceWords folded;
     {
         const DeviceWords products = source_products(a, b, primes);
-        folded = DeviceWords(primes.size() * n);  // beside the products, not also beside the operands
-        const DeviceReductionPrimes reduction(primes);
-        fold_rows<<<dim3(grid_for(n, block), unsigned(primes.size())), block, 0, stream()>>>(
-            products.data(), length, n, negacyclic, reduction.from(0), folded.data());
-        check_launch("fold_rows");
+        folded = fold_residue_rows(products, length, n, negacyclic, primes);  // beside the products only
     }
     reconstruct_to_sink(folded, n, primes, result);
 }
@@ -355,29 +398,16 @@ void power_limb_source(const LimbSource& f, std::uint64_t e, const std::vector<s
     for (std::uint64_t p : primes)
         if (!power_in_one_transform(f.count, e, p)) throw Error("power_limb_source: a prime without the transform length");
     const std::size_t length = std::size_t(e) * (f.count - 1) + 1;
-    std::size_t n = 1;
-    while (n < length) n <<= 1;
+    if (const int devices = split_devices(primes.size() * length, primes.size()); devices > 1)
+        return power_split(devices, f, e, primes, result);
+    record_split({primes.size()});
     DeviceWords limbs_f;
     DeviceWords32 negative_f;
     upload_source(f, limbs_f, negative_f);
-    const std::size_t k = primes.size();
-    const DeviceReductionPrimes reduction(primes);
-    DeviceWords powers(k * length);
-    if (block_products_take(length, primes)) {
-        DeviceWords residues(k * f.count);
-        launch_reduce_matrix(limbs_f, negative_f, f.count, f.width, reduction.from(0), k, residues.data());
-        power_rows_in_blocks(residues.data(), f.count, e, primes, powers.data());
-    } else {
-        const std::size_t group = primes_reduced_at_once(f.count, k);
-        DeviceWords residues(group * f.count);
-        for (std::size_t first = 0; first < k; first += group) {
-            const std::size_t rows = std::min(group, k - first);
-            launch_reduce_matrix(limbs_f, negative_f, f.count, f.width, reduction.from(first), rows, residues.data());
-            for (std::size_t r = 0; r < rows; ++r)
-                power_device(residues.data() + r * f.count, f.count, e, primes[first + r], n, Algorithm::fast,
-                             powers.data() + (first + r) * length);
-        }
-    }
+    DeviceWords powers = residue_powers(f.count, e, primes, [&](const crt::ReductionPrime* reduction, std::size_t,
+                                                                 std::size_t rows, std::uint64_t* out) {
+        launch_reduce_matrix(limbs_f, negative_f, f.count, f.width, reduction, rows, out);
+    });
     reconstruct_to_sink(powers, length, primes, result);
 }
 
@@ -390,27 +420,25 @@ void multiply_magnitudes_summed(const std::uint64_t* a, std::size_t limbs_a, std
     require_primes(primes);
     if (chunks_a == 0 || chunks_b == 0 || limbs_a == 0 || limbs_b == 0) throw Error("multiply_magnitudes: zero factor");
     if (chunk_bits == 0 || chunk_bits > 128) throw Error("multiply_magnitudes: chunks of 1 to 128 bits");
+    const std::size_t length = chunks_a + chunks_b - 1;
+    if (const int devices = split_devices(primes.size() * length, primes.size()); devices > 1)
+        return magnitudes_split(devices, a, limbs_a, chunks_a, b, limbs_b, chunks_b, chunk_bits, primes, words,
+                                summed_out);
+    record_split({primes.size()});
     const DeviceWords device_a(a, limbs_a), device_b(b, limbs_b);
     auto reducer = [chunk_bits](const DeviceWords& limbs, std::size_t chunks) {
-        return [&limbs, chunks, chunk_bits](const crt::ReductionPrime* primes, std::size_t rows, std::uint64_t* out) {
-            const dim3 grid(grid_for(chunks, block), unsigned(rows));
-            reduce_chunks<<<grid, block, 0, stream()>>>(limbs.data(), limbs.size(), chunks, chunk_bits, primes, out);
-            check_launch("reduce_chunks");
+        return [&limbs, chunks, chunk_bits](const crt::ReductionPrime* primes, std::size_t, std::size_t rows,
+                                            std::uint64_t* out) {
+            launch_reduce_chunks(limbs, chunks, chunk_bits, primes, rows, out);
         };
     };
     DeviceWords products =
         residue_products(chunks_a, chunks_b, primes, reducer(device_a, chunks_a), reducer(device_b, chunks_b));
-    const std::size_t length = chunks_a + chunks_b - 1;
     DeviceWords limbs;
     DeviceWords32 negative;
     std::size_t width = 0;
     reconstruct_on_device(products, length, primes, limbs, negative, width);
-    const std::size_t groups = crt::summed_groups(words);
-    DeviceWords summed(words + groups);
-    sum_words<<<grid_for(groups, block), block, 0, stream()>>>(limbs.data(), length, width, chunk_bits, words,
-                                                               summed.data(), summed.data() + words);
-    check_launch("sum_words");
-    summed.download(summed_out, words + groups);
+    sum_words_to_host(limbs, length, width, chunk_bits, words, summed_out);
 }
 
 std::size_t longest_resultant_operand()
@@ -419,18 +447,12 @@ std::size_t longest_resultant_operand()
     return detail::longest_resultant_row();
 }
 
-std::vector<std::uint64_t> resultants_of_limb_sources(const LimbSource& a, const LimbSource& b,
-                                                      const std::vector<std::uint64_t>& primes)
+namespace detail {
+namespace {
+// res(a, b) modulo each of `primes` on the current device.
+std::vector<std::uint64_t> resultants_here(const LimbSource& a, const LimbSource& b,
+                                           const std::vector<std::uint64_t>& primes)
 {
-    using namespace detail;
-    require_device();
-    if (a.count == 0 || b.count == 0 || a.width == 0 || b.width == 0)
-        throw Error("resultants_of_limb_sources: empty operand");
-    if (std::max(a.count, b.count) > longest_resultant_row())
-        throw Error("resultants_of_limb_sources: operands longer than " + std::to_string(longest_resultant_row()));
-    for (std::uint64_t p : primes)
-        if (p % 2 == 0 || p >= (std::uint64_t(1) << 63))
-            throw Error("resultants_of_limb_sources: primes must be odd and below 2^63");
     const std::size_t k = primes.size();
     DeviceWords limbs_a, limbs_b;
     DeviceWords32 negative_a, negative_b;
@@ -448,6 +470,47 @@ std::vector<std::uint64_t> resultants_of_limb_sources(const LimbSource& a, const
         resultants_of_rows(rows_a.data(), a.count, rows_b.data(), b.count, group_primes, resultants.data() + first);
     }
     return resultants.to_host();
+}
+}  // namespace
+}  // namespace detail
+
+std::vector<std::uint64_t> resultants_of_limb_sources(const LimbSource& a, const LimbSource& b,
+                                                      const std::vector<std::uint64_t>& primes)
+{
+    using namespace detail;
+    require_device();
+    if (a.count == 0 || b.count == 0 || a.width == 0 || b.width == 0)
+        throw Error("resultants_of_limb_sources: empty operand");
+    if (std::max(a.count, b.count) > longest_resultant_row())
+        throw Error("resultants_of_limb_sources: operands longer than " + std::to_string(longest_resultant_row()));
+    for (std::uint64_t p : primes)
+        if (p % 2 == 0 || p >= (std::uint64_t(1) << 63))
+            throw Error("resultants_of_limb_sources: primes must be odd and below 2^63");
+    // The work grows as k n^2 (a Euclidean resultant a prime): shared from n = 2^11 with its
+    // 4000 primes (1.2x on two GPUs; 2^10 0.94x: docs/measurements.md, "Multi-modular products on
+    // two GPUs").
+    const std::size_t n = std::max(a.count, b.count), k = primes.size();
+    const int devices = split_devices(k * n * n / 256, k);
+    if (devices == 1) {
+        record_split({k});
+        return resultants_here(a, b, primes);
+    }
+    const std::vector<split::Range> shares = split::by_weights(k, device_speeds(devices));
+    std::vector<std::vector<std::uint64_t>> parts(static_cast<std::size_t>(devices));
+    on_each_device(devices, [&](int d) {
+        const split::Range r = shares[std::size_t(d)];
+        if (r.size() == 0) return;
+        parts[std::size_t(d)] = resultants_here(
+            a, b, std::vector<std::uint64_t>(primes.begin() + std::ptrdiff_t(r.begin), primes.begin() + std::ptrdiff_t(r.end)));
+    });
+    std::vector<std::uint64_t> all;
+    std::vector<std::size_t> counts;
+    for (const std::vector<std::uint64_t>& part : parts) {
+        all.insert(all.end(), part.begin(), part.end());
+        counts.push_back(part.size());
+    }
+    record_split(counts);
+    return all;
 }
 
 }  // namespace cas::gpu

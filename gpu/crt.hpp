@@ -83,4 +83,31 @@ std::size_t set_piece_products_limit(std::size_t length);
 // measurements and tests; returns the previous setting.
 std::size_t set_warp_garner_limit(std::size_t count);
 
+// ---------------------------------------------------------------- several GPUs
+// With several devices (device_count() > 1) and NCCL, a multi-modular product, convolution or
+// power whose residue products hold at least set_split_threshold() words is shared among them:
+// the primes divided in proportion to the devices' speeds, each device reducing a range of the
+// operands' coefficients modulo every prime, the residues exchanged so that each device has whole
+// rows for its primes, its products, and a second exchange so that each device reconstructs (and
+// hands to the sink) a range of the result's coefficients (gpu/split_plan.hpp). Resultants give
+// each device a share of the primes. The sink may then be called from several threads, one call
+// at a time, each device's blocks in order of first.
+//
+// The threshold in residue words; returns the previous one. 0 splits every operation with at least
+// two primes (for tests).
+std::size_t set_split_threshold(std::size_t words);
+// A product modulo one prime (gpu::multiply_mod from host arrays) is shared between two devices
+// when one lacks the memory for it, and from this transform length (by default SIZE_MAX: never
+// otherwise); returns the previous setting. For tests and benchmarks.
+std::size_t set_prime_split_threshold(std::size_t length);
+// How the calling thread's last product on the GPU was shared: its primes on each device used
+// (one entry when it ran on one device). A product modulo one prime (gpu::multiply_mod) shared
+// between two devices, one computing it modulo x^M - 1 and the other modulo x^M + 1
+// (gpu/polymul_split.cu), records {1, 1}.
+struct SplitRecord {
+    std::vector<std::size_t> primes_per_device;
+    int devices() const { return int(primes_per_device.size()); }
+};
+SplitRecord last_split();
+
 }  // namespace cas::gpu

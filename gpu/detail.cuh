@@ -10,9 +10,37 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 namespace cas::gpu::detail {
+
+// The calling thread's device (OnDevice), 0 unless set; the library's per-device state is indexed
+// by it.
+int current_device();
+constexpr int most_devices = 16;
+
+// One T for each device, made by make() on first use on that device and never destroyed (its
+// device memory must not be freed after the CUDA runtime has shut down).
+template <class T>
+class PerDevice {
+public:
+    template <class Make>
+    T& here(Make&& make)
+    {
+        const int d = current_device();
+        std::call_once(made_[d], [&] { items_[d] = make(); });
+        return *items_[d];
+    }
+    T& here()
+    {
+        return here([] { return new T(); });
+    }
+
+private:
+    std::once_flag made_[most_devices];
+    T* items_[most_devices] = {};
+};
 
 // Throws OutOfMemory for allocation failures, Error for anything else.
 void check(cudaError_t status, const char* what);

@@ -38,8 +38,34 @@ struct DeviceInfo {
 };
 
 bool available();                // never throws
-DeviceInfo device_info();        // throws Unavailable
+DeviceInfo device_info();        // the current device (OnDevice); throws Unavailable
+DeviceInfo device_info(int device);
 std::string describe();          // one line; "no CUDA device (reason)" when unavailable
+
+// ---------------------------------------------------------------- several devices
+// The library uses the first device_count() of the devices CUDA shows (CUDA_VISIBLE_DEVICES
+// chooses and orders them). Each has its own stream, memory pool, pinned buffers and tables; a
+// thread's operations run on its current device, 0 unless an OnDevice on that thread says
+// otherwise. Device arrays remember their device and free themselves there.
+int device_count();              // 0 without a usable device; never throws
+int visible_devices();           // the devices CUDA shows, whatever set_devices_used says; never throws
+// At most n devices (0: every visible one), as the environment variable CAS_GPU_DEVICES does at
+// startup; returns the previous setting. For the one-GPU baselines of benchmarks, and for tests.
+int set_devices_used(int n);
+// Whether operations may be shared among device_count() > 1 devices (NCCL loaded); when not, why
+// ("one device", "cannot load NCCL (...)", "built without NCCL ...").
+bool devices_share_work(std::string* why = nullptr);
+// Makes `device` the calling thread's current device for the guard's lifetime (CUDA's too).
+class OnDevice {
+public:
+    explicit OnDevice(int device);
+    ~OnDevice();
+    OnDevice(const OnDevice&) = delete;
+    OnDevice& operator=(const OnDevice&) = delete;
+
+private:
+    int previous_;
+};
 void synchronize();              // waits for all work queued by this library
 // Creates the CUDA context and the pinned staging buffers now, which the first operation
 // otherwise pays for (about 0.3 s on the H100 machine). Never throws; safe to run on another
@@ -82,9 +108,12 @@ public:
     std::vector<Word> to_host() const;
     void fill_zero();
 
+    int device() const { return device_; }
+
 private:
     Word* data_ = nullptr;
     std::size_t size_ = 0;
+    int device_ = 0;  // where data_ lives
 };
 using DeviceWords = DeviceArray<std::uint64_t>;
 using DeviceWords32 = DeviceArray<std::uint32_t>;  // for primes p < 2^31: half the bytes

@@ -82,14 +82,15 @@ static void launch_pass(const T* in, T* out, const PassGeometry& g, std::size_t 
                         const Twiddles<T>& tw, bool scale_output, T scale, T scale_q, const Fusion<T>& f)
 {
     std::size_t smem = pass_shared_bytes<T>(g);
-    static bool attribute_set = false;  // tiles above 48 KiB need the opt-in, once per kernel
-    if (!attribute_set && smem > 48 * 1024) {
+    static bool attribute_set[most_devices] = {};  // tiles above 48 KiB need the opt-in, once per kernel and device
+    if (!attribute_set[current_device()] && smem > 48 * 1024) {
         int optin = 0;
-        check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0), "cudaDeviceGetAttribute");
+        check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, current_device()),
+              "cudaDeviceGetAttribute");
         check(cudaFuncSetAttribute(radix_pass<T, V, ACCESS, LOG_R, LOG_C, ARITH, MODE, VARIANT>,
                                    cudaFuncAttributeMaxDynamicSharedMemorySize, std::min<int>(optin, max_pass_shared_bytes)),
               "cudaFuncSetAttribute (radix_pass)");
-        attribute_set = true;
+        attribute_set[current_device()] = true;
     }
     radix_pass<T, V, ACCESS, LOG_R, LOG_C, ARITH, MODE, VARIANT>
         <<<unsigned(std::min<std::size_t>(blocks, 1u << 20)), threads_per_block, smem, stream()>>>(
@@ -310,7 +311,8 @@ static bool discard_pays(std::size_t bytes_read)
 {
     static const std::size_t l2_bytes = [] {
         int bytes = 0;
-        check(cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, 0), "cudaDeviceGetAttribute (L2)");
+        check(cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, current_device()),
+              "cudaDeviceGetAttribute (L2)");
         return std::size_t(bytes);
     }();
     return (g_fast_options & option_discard_consumed) && bytes_read <= 2 * l2_bytes;

@@ -10,6 +10,7 @@
 // then X mod P = sum v_i (q_0..q_{i-1} mod P) mod P. Every constant is fixed per product, so
 // every product here is a Shoup product.
 #include "gpu/detail.cuh"
+#include "gpu/devices.cuh"
 
 #include <algorithm>
 
@@ -583,10 +584,20 @@ void multiply_mod(const std::uint64_t* a, std::size_t na, const std::uint64_t* b
 {
     detail::require_device();
     if (na == 0 || nb == 0) return;
+    const bool two_devices_may = algorithm == Algorithm::fast;
+    if (two_devices_may && detail::multiplies_on_two_devices(na, nb, p, detail::prime_split_threshold()))
+        return detail::multiply_on_two_devices(a, na, b, nb, p, out);
+    detail::record_split({1});
     auto product = [&](const std::uint64_t* ab, std::uint64_t* c, const detail::SecondOperand& bring_b) {
         detail::multiply_device(ab, na, ab + na, nb, p, algorithm, c, bring_b);
     };
-    detail::from_host_operands(a, na, b, nb, p, na + nb - 1, out, product);
+    try {
+        detail::from_host_operands(a, na, b, nb, p, na + nb - 1, out, product);
+    } catch (const OutOfMemory&) {
+        // too long for one device: two of them need half its memory each
+        if (!two_devices_may || !detail::multiplies_on_two_devices(na, nb, p, 0)) throw;
+        detail::multiply_on_two_devices(a, na, b, nb, p, out);
+    }
 }
 
 void convolve_mod(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb, std::size_t n,

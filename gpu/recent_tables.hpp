@@ -3,6 +3,7 @@
 // products of one size (or a computation's products of similar sizes) asks for the same primes
 // again and again; Garner's tables for 130 primes take 0.34 ms to build on the host, as long as a
 // short product's work on the GPU (docs/measurements.md, "Host-built tables of 130 primes").
+#include "gpu/detail.cuh"
 #include "gpu/ntt.hpp"
 
 #include <cstddef>
@@ -43,12 +44,13 @@ private:
     std::list<std::pair<std::vector<std::uint64_t>, std::shared_ptr<const Tables>>> entries_;  // most recent first
 };
 
-// The device tables Device(Host(primes)) of the last eight prime lists, one cache a type (never
-// destroyed: no frees after the CUDA runtime has shut down).
+// The device tables Device(Host(primes)) of the last eight prime lists, one cache a type and
+// device (never destroyed: no frees after the CUDA runtime has shut down).
 template <class Device, class Host>
 std::shared_ptr<const Device> kept_tables(const std::vector<std::uint64_t>& primes)
 {
-    static auto* recent = new RecentTables<Device>(8);
+    static PerDevice<RecentTables<Device>> caches;
+    RecentTables<Device>* recent = &caches.here([] { return new RecentTables<Device>(8); });
     return recent->get(primes, [](const std::vector<std::uint64_t>& p) { return Device(Host(p)); });
 }
 
@@ -59,8 +61,8 @@ std::shared_ptr<const Device> kept_tables(const std::vector<std::uint64_t>& prim
 template <class Cache>
 RecentTables<DeviceWords>& device_table_cache()
 {
-    static auto* recent = new RecentTables<DeviceWords>(4);  // never destroyed, as kept_tables' caches
-    return *recent;
+    static PerDevice<RecentTables<DeviceWords>> caches;
+    return caches.here([] { return new RecentTables<DeviceWords>(4); });
 }
 
 template <class Cache, class Make>

@@ -70,8 +70,8 @@ unsigned threads_for(std::size_t capacity)
 
 void allow_shared_memory()
 {
-    static std::once_flag once;
-    std::call_once(once, [] {
+    static PerDevice<std::once_flag> once;
+    std::call_once(once.here(), [] {
         check(cudaFuncSetAttribute(block_resultants, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                    int(shared_memory_optin())),
               "cudaFuncSetAttribute (block_resultants)");

@@ -60,6 +60,42 @@ void allocate(void** memory, std::size_t bytes, const char* what, bool stream_or
 }
 
 namespace {
+// The devices CUDA shows, counted once; the library uses the first devices_used() of them.
+struct Devices {
+    int visible = 0;
+    std::string reason;  // why there is none
+};
+const Devices& devices()
+{
+    static const Devices d = [] {
+        Devices found;
+        const cudaError_t status = cudaGetDeviceCount(&found.visible);
+        if (status != cudaSuccess) {
+            found.visible = 0;
+            found.reason = cudaGetErrorString(status);
+            cudaGetLastError();
+        } else if (found.visible == 0) {
+            found.reason = "no device";
+        }
+        found.visible = std::min(found.visible, most_devices);
+        return found;
+    }();
+    return d;
+}
+
+// set_devices_used: 0 (every visible device) unless CAS_GPU_DEVICES says otherwise.
+int devices_from_environment()
+{
+    const char* env = std::getenv("CAS_GPU_DEVICES");
+    if (!env || !*env) return 0;
+    char* end = nullptr;
+    const long n = std::strtol(env, &end, 10);
+    return *end == '\0' && n > 0 ? int(n) : 0;
+}
+std::atomic<int> devices_used{devices_from_environment()};
+
+thread_local int this_thread_device = 0;
+
 struct DeviceState {
     bool present = false;
     std::string reason;
@@ -67,40 +103,37 @@ struct DeviceState {
     cudaStream_t side = nullptr;  // uploads that overlap the kernels queued on `stream`
 };
 
+// The current device's streams and memory pool, made on its first use.
 DeviceState& state()
 {
-    static DeviceState s = [] {
-        DeviceState d;
-        int count = 0;
-        cudaError_t status = cudaGetDeviceCount(&count);
-        if (status != cudaSuccess) {
-            d.reason = cudaGetErrorString(status);
-            cudaGetLastError();
+    static PerDevice<DeviceState> states;
+    return states.here([] {
+        auto* d = new DeviceState;
+        const int device = current_device();
+        if (devices().visible == 0) {
+            d->reason = devices().reason;
             return d;
         }
-        if (count == 0) {
-            d.reason = "no device";
-            return d;
-        }
-        if (cudaSetDevice(0) != cudaSuccess ||
-            cudaStreamCreateWithFlags(&d.stream, cudaStreamNonBlocking) != cudaSuccess ||
-            cudaStreamCreateWithFlags(&d.side, cudaStreamNonBlocking) != cudaSuccess) {
-            d.reason = "cannot create a stream on device 0";
+        if (cudaSetDevice(device) != cudaSuccess ||
+            cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking) != cudaSuccess ||
+            cudaStreamCreateWithFlags(&d->side, cudaStreamNonBlocking) != cudaSuccess) {
+            d->reason = "cannot create a stream on device " + std::to_string(device);
             cudaGetLastError();
             return d;
         }
         cudaMemPool_t pool;  // keep freed scratch in the pool: no OS round trip per product
-        if (cudaDeviceGetDefaultMemPool(&pool, 0) == cudaSuccess) {
+        if (cudaDeviceGetDefaultMemPool(&pool, device) == cudaSuccess) {
             std::uint64_t keep = ~std::uint64_t(0);
             cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
         }
         cudaGetLastError();
-        d.present = true;
+        d->present = true;
         return d;
-    }();
-    return s;
+    });
 }
 }  // namespace
+
+int current_device() { return this_thread_device; }
 
 void require_device()
 {
@@ -176,6 +209,7 @@ public:
             part(0, count);
             return;
         }
+        std::lock_guard<std::mutex> turn(caller_);  // devices' transfers take turns
         std::unique_lock<std::mutex> guard(lock_);
         count_ = count;
         part_ = &part;
@@ -221,7 +255,7 @@ private:
         }
     }
     const unsigned workers_, parts_;
-    std::mutex lock_;
+    std::mutex caller_, lock_;
     std::condition_variable wake_, finished_;
     std::atomic<unsigned> next_{0};
     unsigned remaining_ = 0;
@@ -258,16 +292,17 @@ struct PinnedBuffers {
     }
 };
 constexpr std::size_t staging_bytes = std::size_t(16) << 20;
-PinnedBuffers& staging()
+PinnedBuffers& staging()  // the current device's
 {
-    static PinnedBuffers s(staging_bytes);
-    return s;
+    static PerDevice<PinnedBuffers> buffers;
+    return buffers.here([] { return new PinnedBuffers(staging_bytes); });
 }
 }  // namespace
 
 void with_block_staging(const std::function<void(const PinnedPair&)>& body)
 {
-    static PinnedBuffers s(std::size_t(32) << 20);
+    static PerDevice<PinnedBuffers> buffers;
+    PinnedBuffers& s = buffers.here([] { return new PinnedBuffers(std::size_t(32) << 20); });
     std::lock_guard<std::mutex> guard(s.lock);
     s.ensure();
     body(PinnedPair{{s.buffer[0], s.buffer[1]}, {s.done[0], s.done[1]}, s.bytes});
@@ -437,11 +472,17 @@ bool available()
     }
 }
 
-DeviceInfo device_info()
+DeviceInfo device_info() { return device_info(detail::current_device()); }
+
+DeviceInfo device_info(int device)
 {
     detail::require_device();
+    if (device < 0 || device >= device_count())
+        throw Unavailable("no CUDA device " + std::to_string(device) + " (" + std::to_string(device_count()) +
+                          " in use)");
+    OnDevice on(device);
     cudaDeviceProp prop{};
-    detail::check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+    detail::check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
     DeviceInfo info;
     info.name = prop.name;
     info.total_memory = prop.totalGlobalMem;
@@ -451,6 +492,30 @@ DeviceInfo device_info()
     std::size_t free_bytes = 0, total_bytes = 0;
     if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess) info.free_memory = free_bytes;
     return info;
+}
+
+int device_count()
+{
+    if (!available()) return 0;
+    const int visible = detail::devices().visible, used = detail::devices_used.load();
+    return used > 0 ? std::min(used, visible) : visible;
+}
+
+int visible_devices() { return available() ? detail::devices().visible : 0; }
+
+int set_devices_used(int n) { return detail::devices_used.exchange(std::max(n, 0)); }
+
+OnDevice::OnDevice(int device) : previous_(detail::this_thread_device)
+{
+    if (device < 0 || device >= detail::most_devices) throw Error("OnDevice: no device " + std::to_string(device));
+    detail::check(cudaSetDevice(device), "cudaSetDevice");
+    detail::this_thread_device = device;
+}
+
+OnDevice::~OnDevice()
+{
+    cudaSetDevice(previous_);
+    detail::this_thread_device = previous_;
 }
 
 std::string describe()
@@ -491,7 +556,7 @@ void synchronize()
 
 // ---------------------------------------------------------------- DeviceArray
 template <class Word>
-DeviceArray<Word>::DeviceArray(std::size_t size) : size_(size)
+DeviceArray<Word>::DeviceArray(std::size_t size) : size_(size), device_(detail::current_device())
 {
     detail::require_device();
     if (size == 0) return;
@@ -509,11 +574,22 @@ DeviceArray<Word>::DeviceArray(const Word* host, std::size_t size) : DeviceArray
 template <class Word>
 DeviceArray<Word>::~DeviceArray()
 {
-    if (data_) cudaFreeAsync(data_, detail::stream());  // after the work queued on it
+    if (!data_) return;
+    if (device_ == detail::current_device()) {
+        cudaFreeAsync(data_, detail::stream());  // after the work queued on it
+        return;
+    }
+    try {
+        OnDevice on(device_);
+        cudaFreeAsync(data_, detail::stream());
+    } catch (const Error&) {
+        // the device is gone: its memory went with it
+    }
 }
 
 template <class Word>
-DeviceArray<Word>::DeviceArray(DeviceArray&& other) noexcept : data_(other.data_), size_(other.size_)
+DeviceArray<Word>::DeviceArray(DeviceArray&& other) noexcept
+    : data_(other.data_), size_(other.size_), device_(other.device_)
 {
     other.data_ = nullptr;
     other.size_ = 0;
@@ -524,6 +600,7 @@ DeviceArray<Word>& DeviceArray<Word>::operator=(DeviceArray&& other) noexcept
 {
     std::swap(data_, other.data_);
     std::swap(size_, other.size_);
+    std::swap(device_, other.device_);
     return *this;
 }
 
@@ -531,6 +608,7 @@ template <class Word>
 void DeviceArray<Word>::upload(const Word* host, std::size_t count, std::size_t offset)
 {
     if (offset + count > size_) throw Error("DeviceArray::upload past the end");
+    OnDevice on(device_);
     detail::upload_bytes(data_ + offset, host, count * sizeof(Word));
 }
 
@@ -538,6 +616,7 @@ template <class Word>
 void DeviceArray<Word>::download(Word* host, std::size_t count, std::size_t offset) const
 {
     if (offset + count > size_) throw Error("DeviceArray::download past the end");
+    OnDevice on(device_);
     detail::download_bytes(host, data_ + offset, count * sizeof(Word));
 }
 
@@ -553,6 +632,7 @@ template <class Word>
 void DeviceArray<Word>::fill_zero()
 {
     if (size_ == 0) return;
+    OnDevice on(device_);
     detail::check(cudaMemsetAsync(data_, 0, size_ * sizeof(Word), detail::stream()), "cudaMemsetAsync");
 }
 

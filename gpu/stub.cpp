@@ -12,6 +12,17 @@ namespace {
 
 bool available() { return false; }
 DeviceInfo device_info() { unavailable(); }
+DeviceInfo device_info(int) { unavailable(); }
+int device_count() { return 0; }
+int visible_devices() { return 0; }
+int set_devices_used(int) { return 0; }
+bool devices_share_work(std::string* why)
+{
+    if (why) *why = "built without CUDA";
+    return false;
+}
+OnDevice::OnDevice(int) : previous_(0) { unavailable(); }
+OnDevice::~OnDevice() = default;
 std::string describe() { return "no CUDA device (built without CUDA)"; }
 void synchronize() { unavailable(); }
 void warm_up() {}
@@ -22,11 +33,12 @@ template <class Word> DeviceArray<Word>::DeviceArray(std::size_t) { unavailable(
 template <class Word> DeviceArray<Word>::DeviceArray(const Word*, std::size_t) { unavailable(); }
 template <class Word> DeviceArray<Word>::~DeviceArray() = default;
 template <class Word> DeviceArray<Word>::DeviceArray(DeviceArray&& other) noexcept
-    : data_(other.data_), size_(other.size_) { other.data_ = nullptr; other.size_ = 0; }
+    : data_(other.data_), size_(other.size_), device_(other.device_) { other.data_ = nullptr; other.size_ = 0; }
 template <class Word> DeviceArray<Word>& DeviceArray<Word>::operator=(DeviceArray&& other) noexcept
 {
     std::swap(data_, other.data_);
     std::swap(size_, other.size_);
+    std::swap(device_, other.device_);
     return *this;
 }
 template <class Word> void DeviceArray<Word>::upload(const Word*, std::size_t, std::size_t) { unavailable(); }
@@ -86,6 +98,9 @@ void power_mod(const std::uint64_t*, std::size_t, std::uint64_t, std::uint64_t, 
     unavailable();
 }
 
+std::size_t set_split_threshold(std::size_t) { return 0; }
+std::size_t set_prime_split_threshold(std::size_t) { return 0; }
+SplitRecord last_split() { return {}; }
 void multiply_limb_sources(const LimbSource&, const LimbSource&, const std::vector<std::uint64_t>&, const LimbSink&)
 {
     unavailable();

@@ -163,10 +163,10 @@ struct Cache {
     }
 };
 template <class T>
-Cache<T>& cache()
+Cache<T>& cache()  // the current device's
 {
-    static Cache<T>* c = new Cache<T>;  // never destroyed: no cudaFree after the runtime shut down
-    return *c;
+    static PerDevice<Cache<T>> caches;
+    return caches.here();
 }
 
 }  // namespace

@@ -24,7 +24,7 @@ void SessionCommands::print_help(std::ostream& out) const {
          "  :help            this text\n"
          "  :timer on|off    print the wall time (and engine) after each statement\n"
          "  :explain         what cas did for the last statement: algorithm, engine, modulus, lengths\n"
-         "  :gpu auto|on|off where large products and transforms run (:gpu alone: the device)\n"
+         "  :gpu auto|on|off where large products and transforms run (:gpu alone: the GPUs, as gpuinfo())\n"
          "  :vars            the variables defined in this session\n"
          "  :load file.cas   run a script in this session\n"
          "  :quit            leave (or Ctrl-D)\n"

@@ -93,6 +93,10 @@ std::string gpu_mode_caveat(GpuMode mode) {
   return "no usable GPU here (" + gpu::describe() + "): everything runs on the CPU";
 }
 
+int gpus_in_use() { return gpu_usable() ? gpu::device_count() : 0; }
+
+int set_gpus_used(int n) { return gpu::set_devices_used(n); }
+
 const Crossovers& crossovers() {
   ensure_loaded();
   return current_crossovers;
@@ -336,11 +340,44 @@ std::string mebibytes(size_t bytes) {
   std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
   return text;
 }
+
+// "NVIDIA H100 80GB HBM3, 81559 MiB (80770 MiB free), 132 SMs, sm_90", as gpu::describe() says it
+// of device 0.
+std::string describe_gpu(int device) {
+  try {
+    const gpu::DeviceInfo info = gpu::device_info(device);
+    return info.name + ", " + std::to_string(info.total_memory >> 20) + " MiB (" +
+           std::to_string(info.free_memory >> 20) + " MiB free), " + std::to_string(info.multiprocessors) +
+           " SMs, sm_" + std::to_string(info.major) + std::to_string(info.minor);
+  } catch (const gpu::Error& e) {
+    return e.what();
+  }
+}
+
+// The report's first lines: the device as gpu::describe() gives it when one GPU is in use; with
+// several, how many, whether multi-modular work is shared among them, and one line each.
+void report_devices(std::vector<std::string>& lines) {
+  const int used = gpus_in_use();
+  const int visible = used > 0 ? gpu::visible_devices() : 0;
+  const std::string limited = " visible: CAS_GPU_DEVICES or gpus(n) limits them";
+  if (used <= 1) {
+    lines.push_back("device: " + gpu::describe() +
+                    (visible > used ? " (1 GPU in use of " + std::to_string(visible) + limited + ")" : ""));
+    return;
+  }
+  std::string why;
+  const bool shared = gpu::devices_share_work(&why);
+  lines.push_back("device: " + std::to_string(used) + " GPUs in use" +
+                  (visible > used ? " (of " + std::to_string(visible) + limited + ")" : "") + "; " +
+                  (shared ? "large multi-modular products, powers and resultants are shared among them through NCCL"
+                          : "multi-modular work is not shared among them (" + why + "): each operation runs on GPU 0"));
+  for (int d = 0; d < used; d++) lines.push_back("  GPU " + std::to_string(d) + ": " + describe_gpu(d));
+}
 }  // namespace
 
 std::vector<std::string> gpu_report() {
   std::vector<std::string> lines;
-  lines.push_back("device: " + gpu::describe());
+  report_devices(lines);
   lines.push_back(std::string("mode: ") + gpu_mode_name(current_mode) +
                   (gpu_usable() ? "" : " (no usable GPU: everything runs on the CPU)"));
   if (gpu_usable()) {
@@ -349,7 +386,9 @@ std::vector<std::string> gpu_report() {
                     " of at most " + mebibytes(kept.limit) + "; the least recently used move to the host first)");
   }
   const Crossovers& c = crossovers();
-  lines.push_back("crossovers (" + c.origin + "):");
+  // cas --calibrate times GPU 0 (the calling thread's device); one table serves every GPU.
+  const char* each = c.origin == "defaults" ? "; they apply to each GPU" : "; measured on GPU 0, they apply to each";
+  lines.push_back("crossovers (" + c.origin + (gpus_in_use() > 1 ? each : "") + "):");
   for (size_t i = 0; i < gpu_operation_count; i++) {
     const auto op = static_cast<GpuOperation>(i);
     // Products modulo a big prime that do not take its convolution take product.z's route.

@@ -178,6 +178,12 @@ bool gpu_usable();  // built with CUDA and a device answers (asked once)
 // What a user who asks for `mode` should be told: for "on" where no GPU answers, that everything
 // will run on the CPU; empty otherwise ("auto" without a GPU is the usual state, not news).
 std::string gpu_mode_caveat(GpuMode mode);
+// The GPUs in use (0 without a usable one): the first of those CUDA shows (CUDA_VISIBLE_DEVICES
+// chooses and orders them), at most as many as the limit, which CAS_GPU_DEVICES sets at startup
+// and set_gpus_used(n) later (n >= 1; 0 lifts it; returns the previous limit). Large multi-modular
+// operations are shared among them (gpu/crt.hpp); everything else runs on the first.
+int gpus_in_use();
+int set_gpus_used(int n);
 const Crossovers& crossovers();
 void set_crossovers(const Crossovers& c);
 

@@ -1,5 +1,6 @@
 #include "algebra/dispatch/engine.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <mutex>
@@ -25,7 +26,9 @@ bool same_operation(const EngineNote& n, const char* what, double size, const Op
   return n.what == what && n.size == size && e.length1 == d.length1 && e.length2 == d.length2 &&
          e.modulus == d.modulus && e.modulus_bits == d.modulus_bits && e.root == d.root && e.primes == d.primes &&
          e.bound_bits == d.bound_bits && e.operands_on_gpu == d.operands_on_gpu &&
-         e.result_kept_on_gpu == d.result_kept_on_gpu &&
+         e.result_kept_on_gpu == d.result_kept_on_gpu && e.devices == d.devices &&
+         std::equal(e.primes_per_device, e.primes_per_device + OperationDetail::most_devices_noted,
+                    d.primes_per_device) &&
          (d.function == nullptr ? n.function[0] == '\0' : std::strncmp(n.function, d.function, sizeof n.function) == 0);
 }
 
@@ -51,6 +54,12 @@ void append_note(const char* what, double size, const OperationDetail& detail) {
   n.count = 1;
 }
 }  // namespace
+
+void note_primes_per_device(OperationDetail& d, const std::vector<size_t>& primes_per_device) {
+  d.devices = static_cast<unsigned>(primes_per_device.size());
+  for (size_t i = 0; i < OperationDetail::most_devices_noted; i++)
+    d.primes_per_device[i] = i < primes_per_device.size() ? static_cast<unsigned>(primes_per_device[i]) : 0;
+}
 
 void engine_reset() {
   largest = Record{};

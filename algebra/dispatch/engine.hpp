@@ -21,7 +21,15 @@ struct OperationDetail {
   const char* function = nullptr;   // a function written in cas; copied when noted
   unsigned operands_on_gpu = 0;     // operands the GPU held already (dispatch/resident.hpp)
   bool result_kept_on_gpu = false;  // the result stays on the GPU
+  // A multi-modular operation on the GPU: its primes on each device (gpu::last_split), the first
+  // most_devices_noted of them; 0 devices when the CPU did it.
+  static constexpr size_t most_devices_noted = 16;
+  unsigned devices = 0;
+  unsigned primes_per_device[most_devices_noted] = {};
 };
+
+// Notes how a GPU operation's primes were divided among the devices, one entry a device.
+void note_primes_per_device(OperationDetail& d, const std::vector<size_t>& primes_per_device);
 
 struct EngineNote {
   const char* what = nullptr;  // static: "flint nmod_poly_mul", "cpu ntt", "crt", ...

@@ -293,6 +293,23 @@ std::string residency(const OperationDetail& d) {
   return text;
 }
 
+// A multi-modular operation the GPU engine shared among several devices (gpu/crt.hpp): the primes
+// each took. Products, convolutions and powers exchange residues so that each device also rebuilds
+// a range of the result; a resultant's residues come back for the CRT on the host.
+std::string shared_among_gpus(const EngineNote& n) {
+  const OperationDetail& d = n.detail;
+  if (d.devices < 2) return "";
+  if (is(n, "gpu ntt product"))  // one prime: gpu/polymul_split.cu
+    return "; shared between 2 GPUs: one takes the product modulo x^m - 1, the other modulo x^m + 1 (transforms "
+           "of length m, half the product's)";
+  std::string text = "; shared among " + number(d.devices) + " GPUs: primes ";
+  const size_t listed = std::min<size_t>(d.devices, OperationDetail::most_devices_noted);
+  for (size_t i = 0; i < listed; i++) text += (i ? " + " : "") + number(d.primes_per_device[i]);
+  if (listed < d.devices) text += " + ...";
+  return text + (is(n, "gpu crt resultant") ? ", each computing the resultants modulo its own"
+                                            : ", each reconstructing its range of the coefficients");
+}
+
 std::string explain_note(const EngineNote& n) {
   const OperationDetail& d = n.detail;
   std::string text;
@@ -478,7 +495,7 @@ std::string explain_note(const EngineNote& n) {
   } else {
     return "";
   }
-  text += residency(d);
+  text += shared_among_gpus(n) + residency(d);
   if (n.count > 1) text += " (" + number(n.count) + " times)";
   return text;
 }

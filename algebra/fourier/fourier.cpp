@@ -688,6 +688,7 @@ void note_convolution(const char* what, size_t n, const MultimodularPlan& plan) 
   detail.length1 = n;
   detail.primes = static_cast<unsigned>(plan.primes.size());
   detail.bound_bits = plan.bound_bits;
+  note_primes_per_device(detail, plan.primes_per_device);
   engine_note(what, static_cast<double>(n), detail);
 }
 

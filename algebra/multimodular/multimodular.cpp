@@ -413,6 +413,12 @@ ZPoly zpoly_from_blocks(size_t length, Produce&& produce) {
   _fmpz_poly_normalise(c.get());
   return c;
 }
+
+// After the Gpu engine's call (the plan's primes nonempty: the call was made), how it divided the
+// primes among the devices, for :explain. gpu::last_split is the calling thread's record.
+void note_split(MultimodularPlan& plan, ProductEngine engine) {
+  if (engine == ProductEngine::Gpu && !plan.primes.empty()) plan.primes_per_device = gpu::last_split().primes_per_device;
+}
 }  // namespace
 
 crt::LimbMatrix multiply_limb_matrices_on_host(const crt::LimbMatrix& a, const crt::LimbMatrix& b,
@@ -521,6 +527,7 @@ ZPoly convolve_through_product(const ZPoly& a, const ZPoly& b, size_t n, bool ne
           gpu::pull_matrix(sa, host_block), gpu::pull_matrix(sb, host_block), n, negacyclic, plan.primes);
       gpu::push_matrix(folded, host_block, sink);
     });
+    note_split(plan, engine);
   }
   if (plan_out) *plan_out = std::move(plan);
   return c;
@@ -551,6 +558,7 @@ ZPoly convolve_with_primes(const ZPoly& a, const ZPoly& b, size_t n, bool negacy
 ZPoly multiply_multimodular(const ZPoly& a, const ZPoly& b, ProductEngine engine, MultimodularPlan* plan_out) {
   MultimodularPlan plan = plan_multimodular(a, b);
   ZPoly c = multiply_with_primes(a, b, plan.primes, engine);
+  note_split(plan, engine);
   if (plan_out) *plan_out = std::move(plan);
   return c;
 }
@@ -577,6 +585,7 @@ MultimodularPlan plan_multimodular_power(const ZPoly& f, ulong e, ulong bound_bi
 ZPoly power_multimodular(const ZPoly& f, ulong e, ProductEngine engine, MultimodularPlan* plan_out) {
   MultimodularPlan plan = plan_multimodular_power(f, e);
   ZPoly c = power_with_primes(f, e, plan.primes, engine);
+  note_split(plan, engine);
   if (plan_out) *plan_out = std::move(plan);
   return c;
 }
@@ -727,18 +736,20 @@ void multiply_integers_multimodular(fmpz_t out, const fmpz_t a, const fmpz_t b, 
   const Limbs la = limbs_of(a, small_a), lb = limbs_of(b, small_b);
   const size_t chunks_a = (fmpz_bits(a) + limb_bits - 1) / limb_bits;
   const size_t chunks_b = (fmpz_bits(b) + limb_bits - 1) / limb_bits;
-  const MultimodularPlan plan = plan_for_chunks(chunks_a, chunks_b, limb_bits);
+  MultimodularPlan plan = plan_for_chunks(chunks_a, chunks_b, limb_bits);
   progress_primes(plan.primes.size());
   const unsigned bits = static_cast<unsigned>(limb_bits);
   const size_t words = packed_words(chunks_a + chunks_b - 1, bits);
   // Every entry written by the engine; a reused block, not fresh memory, from the second product
   // of a size on (words.hpp).
   Words summed(words + crt::summed_groups(words));
-  if (engine == ProductEngine::Gpu)
+  if (engine == ProductEngine::Gpu) {
     gpu::multiply_magnitudes_summed(la.limbs, la.count, chunks_a, lb.limbs, lb.count, chunks_b, bits, plan.primes,
                                     words, summed.data());
-  else
+    note_split(plan, engine);
+  } else {
     multiply_magnitudes_on_host(la, chunks_a, lb, chunks_b, bits, plan.primes, words, summed.data());
+  }
   Fmpz product;  // out may alias a or b
   finish_summed_words(product.get(), summed.data(), words);
   fmpz_swap(out, product.get());
@@ -760,6 +771,7 @@ Poly multimodular_product_noted(const Poly& a, const Poly& b, ProductEngine engi
   d.primes = static_cast<unsigned>(plan.primes.size());
   d.bound_bits = plan.bound_bits;
   if constexpr (std::is_same_v<Poly, ModPoly>) d.modulus_bits = static_cast<unsigned>(fmpz_bits(a.modulus()->value()));
+  note_primes_per_device(d, plan.primes_per_device);
   if (!plan.primes.empty())
     engine_note(engine == ProductEngine::Gpu ? "gpu crt" : "cpu crt", static_cast<double>(a.length() + b.length() - 1), d);
   return c;

@@ -40,6 +40,9 @@ struct MultimodularPlan {
   std::vector<ulong> primes;  // largest first; 2^log2_length divides every p - 1
   ulong bound_bits = 0;       // |c_k| < 2^bound_bits for every coefficient of the product
   unsigned log2_length = 0;   // ceil(log2(length of the product))
+  // Filled by the Gpu engine after its call: the primes each device took (gpu::last_split), one
+  // entry when one device did it all; empty on the other engines.
+  std::vector<size_t> primes_per_device;
 };
 
 // The primes for a product of these operands: |c_k| <= min(len a, len b) |a|_inf |b|_inf

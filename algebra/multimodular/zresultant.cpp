@@ -102,6 +102,7 @@ void resultant_multimodular(fmpz_t out, const ZPoly& a, const ZPoly& b, ProductE
     residues = gpu::resultants_of_limb_sources(limb_source(a.get()->coeffs, static_cast<size_t>(a.length())),
                                                limb_source(b.get()->coeffs, static_cast<size_t>(b.length())),
                                                plan.primes);
+    plan.primes_per_device = gpu::last_split().primes_per_device;
   } else {
     residues.resize(plan.primes.size());
     const ProgressSteps steps("primes", plan.primes.size());
@@ -127,6 +128,7 @@ void resultant_noted(fmpz_t out, const ZPoly& a, const ZPoly& b, ProductEngine e
   d.length2 = static_cast<size_t>(b.length());
   d.primes = static_cast<unsigned>(plan.primes.size());
   d.bound_bits = plan.bound_bits;
+  note_primes_per_device(d, plan.primes_per_device);
   engine_note(engine == ProductEngine::Gpu ? "gpu crt resultant" : "cpu crt resultant",
               static_cast<double>(std::max(a.length(), b.length())), d);
 }

@@ -16,6 +16,7 @@ namespace cas {
 struct ResultantPlan {
   std::vector<ulong> primes;  // 62-bit, dividing neither leading coefficient
   ulong bound_bits = 0;       // |res(a, b)| < 2^bound_bits
+  std::vector<size_t> primes_per_device;  // the Gpu engine's, as MultimodularPlan's
 };
 
 // Hadamard's bound |res(a, b)| <= |a|_2^deg b |b|_2^deg a (the resultant is the determinant of

@@ -12,6 +12,7 @@
 #include "algebra/support/progress.hpp"
 
 #include "gpu/big_prime.hpp"
+#include "gpu/crt.hpp"
 #include "gpu/ntt.hpp"
 
 #include <flint/fmpz_vec.h>
@@ -165,6 +166,7 @@ std::optional<ModPoly> multiply_on_gpu(const ModPoly& a, const ModPoly& b, GpuOp
       r = written_modpoly(a.modulus(), length, [&](ulong* out) {
         gpu::multiply_mod(a.nmod()->coeffs, static_cast<size_t>(a.length()), b.nmod()->coeffs,
                           static_cast<size_t>(b.length()), a.modulus()->word(), out);
+        note_primes_per_device(detail, gpu::last_split().primes_per_device);
       });
   } catch (const gpu::Error& e) {
     gpu_failure_notice(e, length, "the product");
@@ -179,6 +181,7 @@ OperationDetail multimodular_detail(const MultimodularPlan& plan, slong length1,
   OperationDetail d = product_detail(length1, length2);
   d.primes = static_cast<unsigned>(plan.primes.size());
   d.bound_bits = plan.bound_bits;
+  note_primes_per_device(d, plan.primes_per_device);
   return d;
 }
 

@@ -3,6 +3,8 @@
 // unequal lengths, all three algorithms, host and device entry points.
 #include "support.hpp"
 
+#include "gpu/crt.hpp"
+
 #include <flint/nmod_poly.h>
 
 #include <thread>
@@ -498,4 +500,54 @@ TEST_CASE("host powers modulo p < 2^32 agree with FLINT across a staging chunk, 
             require_same(got, expected);
         }
     }
+}
+
+// A product modulo one prime shared between two GPUs (gpu/polymul_split.cu): every modulus whose
+// transforms allow it, lengths that meet the halves' boundaries (the product's length a power of
+// two, one short of it, operands of exactly n / 2 terms, one term longer than the other by far),
+// unreduced operand words, against FLINT; then the same on one device. Skips visibly with fewer
+// than two GPUs.
+TEST_CASE("products modulo one prime shared between two GPUs agree with FLINT", "[gpu][polymul][devices]")
+{
+    CAS_REQUIRE_GPU();
+    std::string why;
+    if (!devices_share_work(&why)) {
+        WARN("SKIPPED: " << why << "; products shared between two GPUs are not exercised");
+        return;
+    }
+    const std::size_t saved = set_prime_split_threshold(0);
+    const std::pair<std::size_t, std::size_t> lengths[] = {{2, 2},       {3, 2},         {8, 8},          {9, 7},
+                                                           {1000, 24},   {1024, 1024},   {1023, 1025},    {5000, 3},
+                                                           {1 << 16, 1 << 16}, {(1 << 20) - 3, 1 << 20}, {1 << 23, 1 << 22}};
+    for (std::uint64_t p : {ntt_primes(62, 26, 1).at(0), ntt_primes(31, 26, 1).at(0), std::uint64_t(0xFFFFFFFF00000001ull),
+                            ntt_primes(64, 24, 1).at(0)}) {
+        for (const auto& [na, nb] : lengths) {
+            std::vector<std::uint64_t> a = random_vector(na, p), b = random_vector(nb, p);
+            a[0] = ~std::uint64_t(0);  // unreduced words are reduced
+            INFO("p = " << hex(p) << ", lengths " << na << " x " << nb);
+            const std::vector<std::uint64_t> expected = flint_multiply(a, b, p);
+            require_same(multiply_mod(a, b, p), expected);
+            std::size_t n = 4;  // the transform length; each operand must fit half of it
+            while (n < na + nb - 1) n <<= 1;
+            CHECK(last_split().devices() == (na <= n / 2 && nb <= n / 2 ? 2 : 1));
+            const int devices = set_devices_used(1);
+            require_same(multiply_mod(a, b, p), expected);
+            CHECK(last_split().devices() == 1);
+            set_devices_used(devices);
+        }
+    }
+    set_prime_split_threshold(saved);
+    // By default a product is shared only when one device lacks the memory for it: one device's
+    // two transforms of 2^21 words (32 MiB) fail under a limit of 24 MiB, two of 2^20 words fit.
+    const std::uint64_t p = ntt_primes(62, 26, 1).at(0);
+    const std::vector<std::uint64_t> a = random_vector(std::size_t(1) << 20, p), b = random_vector(std::size_t(1) << 20, p);
+    const std::vector<std::uint64_t> expected = flint_multiply(a, b, p);
+    require_same(multiply_mod(a, b, p), expected);
+    CHECK(last_split().devices() == 1);
+    set_allocation_limit(std::size_t(24) << 20);
+    std::vector<std::uint64_t> shared;
+    CHECK_NOTHROW(shared = multiply_mod(a, b, p));
+    set_allocation_limit(0);
+    require_same(shared, expected);
+    CHECK(last_split().devices() == 2);
 }

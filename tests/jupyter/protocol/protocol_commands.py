@@ -30,7 +30,9 @@ class SessionCommandsTest(KernelTestCase):
         lines = run.stream("stdout").splitlines()
         self.assertGreaterEqual(len(lines), 3, run.transcript())
         self.assertRegex(lines[0], r"^device: ", run.transcript())
-        self.assertRegex(lines[1], r"^mode: (auto|on|off)", run.transcript())
+        # with several GPUs, one line each ("  GPU 1: ...") between the device and the mode
+        mode = next(line for line in lines[1:] if not line.startswith("  GPU "))
+        self.assertRegex(mode, r"^mode: (auto|on|off)", run.transcript())
         if lines[0].startswith("device: no CUDA device"):
             self.assertIn("(no usable GPU: everything runs on the CPU)", lines[1], run.transcript())
 

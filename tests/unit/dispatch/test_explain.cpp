@@ -261,3 +261,76 @@ TEST_CASE(":explain says which operands the GPU held and whether the result stay
   CHECK_THAT(cas::explain_note(note), Catch::Contains("one operand was on the GPU already (only the other uploaded)"));
   CHECK_THAT(cas::explain_note(note), !Catch::Contains("the result stays"));
 }
+
+// How the GPU engine shared a multi-modular operation among its devices (gpu::last_split), as the
+// algebra layer notes it after the call; made here: one GPU or none never notes two devices.
+TEST_CASE(":explain names the primes each GPU took when several shared the work", "[explain]") {
+  cas::EngineNote note;
+  note.what = "gpu crt";
+  note.detail.length1 = note.detail.length2 = 4096;
+  note.detail.primes = 34;
+  note.detail.bound_bits = 2000;
+  const std::string alone = cas::explain_note(note);
+  REQUIRE_THAT(alone, Catch::Contains("on the GPU"));
+  // One device did it all: the sentence is the one-GPU sentence.
+  cas::note_primes_per_device(note.detail, {34});
+  CHECK(note.detail.devices == 1);
+  CHECK(cas::explain_note(note) == alone);
+  cas::note_primes_per_device(note.detail, {17, 17});
+  CHECK(cas::explain_note(note) ==
+        alone + "; shared among 2 GPUs: primes 17 + 17, each reconstructing its range of the coefficients");
+  // The clause comes before what the GPU held, and before the count of equal notes.
+  note.detail.operands_on_gpu = 2;
+  note.count = 3;
+  CHECK_THAT(cas::explain_note(note),
+             Catch::EndsWith("; shared among 2 GPUs: primes 17 + 17, each reconstructing its range of the coefficients"
+                             "; both operands were on the GPU already (nothing uploaded) (3 times)"));
+  note.detail.operands_on_gpu = 0;
+  note.count = 1;
+  // Powers and convolutions likewise; a resultant's primes each give one residue, rebuilt on the host.
+  note.what = "gpu crt power";
+  note.detail.length2 = 5;
+  cas::note_primes_per_device(note.detail, {12, 11, 11});
+  CHECK_THAT(cas::explain_note(note), Catch::EndsWith("; shared among 3 GPUs: primes 12 + 11 + 11, each "
+                                                      "reconstructing its range of the coefficients"));
+  note.what = "gpu crt resultant";
+  cas::note_primes_per_device(note.detail, {2190, 2189});
+  CHECK_THAT(cas::explain_note(note), Catch::EndsWith("; shared among 2 GPUs: primes 2190 + 2189, each computing "
+                                                      "the resultants modulo its own"));
+  // More devices than the note holds: the count stays exact, the list is cut.
+  note.what = "gpu crt";
+  cas::note_primes_per_device(note.detail, std::vector<size_t>(20, 2));
+  CHECK(note.detail.devices == 20);
+  CHECK_THAT(cas::explain_note(note), Catch::Contains("; shared among 20 GPUs: primes 2 + 2 + 2 + 2 + 2 + 2 + 2 + 2 + "
+                                                      "2 + 2 + 2 + 2 + 2 + 2 + 2 + 2 + ..., each reconstructing"));
+  // A product modulo one prime shared between two GPUs: by its halves, not by primes.
+  note.what = "gpu ntt product";
+  cas::note_primes_per_device(note.detail, {1, 1});
+  CHECK_THAT(cas::explain_note(note), Catch::EndsWith("; shared between 2 GPUs: one takes the product modulo x^m - 1, "
+                                                      "the other modulo x^m + 1 (transforms of length m, half the "
+                                                      "product's)"));
+  // The CPU's notes hold no devices: their sentences say nothing of GPUs.
+  note.what = "cpu crt";
+  cas::note_primes_per_device(note.detail, {});
+  CHECK(note.detail.devices == 0);
+  CHECK_THAT(cas::explain_note(note), !Catch::Contains("shared among"));
+}
+
+TEST_CASE("engine notes that differ only in how the GPUs shared them are not counted as one", "[explain]") {
+  cas::engine_reset();
+  cas::OperationDetail d;
+  d.length1 = d.length2 = 4096;
+  d.primes = 34;
+  cas::note_primes_per_device(d, {17, 17});
+  cas::engine_note("gpu crt", 8191, d);
+  cas::engine_note("gpu crt", 8191, d);
+  cas::note_primes_per_device(d, {18, 16});
+  cas::engine_note("gpu crt", 8191, d);
+  const auto notes = cas::engine_notes();
+  REQUIRE(notes.size() == 2);
+  CHECK(notes[0].count == 2);
+  CHECK(notes[0].detail.primes_per_device[0] == 17);
+  CHECK(notes[1].detail.primes_per_device[0] == 18);
+  CHECK(notes[1].detail.devices == 2);
+  cas::engine_reset();
+}

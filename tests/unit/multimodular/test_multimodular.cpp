@@ -21,6 +21,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <numeric>
 #include <random>
 
 namespace {
@@ -625,6 +626,47 @@ TEST_CASE("multimodular convolutions fold the product's residues (GPU engine)", 
   check_convolutions(ProductEngine::Gpu, 1 << 17);
 }
 
+// How the engine divided the primes among the GPUs (gpu::last_split), kept in the plan and noted
+// for :explain: nothing on the host's engines; on the GPU every prime once, on one device or, where
+// several share work and the threshold lets every operation be split, on each of them.
+TEST_CASE("multimodular: the plan says which GPU took which primes", "[multimodular][gpu]") {
+  FreshRandom r;
+  INFO("seed " << r.seed);
+  // nonzero operands (randtest's polynomials may be 0, whose product takes no primes)
+  const ZPoly a = random_zpoly_of_length(r.state(), 3000, 900), b = random_zpoly_of_length(r.state(), 2000, 700);
+  cas::MultimodularPlan plan;
+  for (ProductEngine engine : {ProductEngine::Cpu, ProductEngine::HostKernels}) {
+    cas::multiply_multimodular(a, b, engine, &plan);
+    CHECK(plan.primes_per_device.empty());
+    cas::power_multimodular(a, 3, engine, &plan);
+    CHECK(plan.primes_per_device.empty());
+  }
+  if (skip_without_gpu()) return;
+  const std::size_t threshold = cas::gpu::set_split_threshold(0);
+  const bool shared = cas::gpu::devices_share_work();
+  auto check_split = [&](const cas::MultimodularPlan& p) {
+    INFO(p.primes.size() << " primes on " << p.primes_per_device.size() << " GPUs");
+    std::size_t sum = 0;
+    for (std::size_t k : p.primes_per_device) sum += k;
+    CHECK(sum == p.primes.size());
+    CHECK(p.primes_per_device.size() ==
+          (shared ? std::min<std::size_t>(cas::gpus_in_use(), p.primes.size()) : std::size_t{1}));
+  };
+  cas::multiply_multimodular(a, b, ProductEngine::Gpu, &plan);
+  check_split(plan);
+  cas::power_multimodular(a, 3, ProductEngine::Gpu, &plan);
+  check_split(plan);
+  cas::convolve_through_product(a, b, 4096, true, ProductEngine::Gpu, &plan);
+  check_split(plan);
+  cas::engine_reset();
+  cas::multiply_multimodular_on_best_engine(a, b, plan);
+  const auto notes = cas::engine_notes();
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0].detail.devices == plan.primes_per_device.size());
+  cas::engine_reset();
+  cas::gpu::set_split_threshold(threshold);
+}
+
 // Products and powers whose transforms fit a block's shared memory run every prime in one launch
 // (gpu/block_products.cu), and the reconstruction of few coefficients one warp a coefficient
 // (gpu/garner_warps.cu). The same inputs by the default rules, with both wherever they fit, with
@@ -679,6 +721,65 @@ TEST_CASE("multimodular: short products one block a prime whole or in pieces or 
     cas::gpu::set_piece_products_limit(saved_pieces);
     cas::gpu::set_warp_garner_limit(saved_warps);
   }
+}
+
+// With several GPUs (gpu/crt.hpp, "several GPUs") and the split's threshold at 0, every
+// operation with two primes or more is shared: products, powers, convolutions and integers
+// against FLINT, uneven lengths and a result range of a few coefficients among them, then the
+// same inputs on one device. Skips visibly with fewer than two GPUs.
+TEST_CASE("multimodular: products shared among several GPUs equal FLINT's (GPU engine)", "[multimodular][gpu][devices]") {
+  if (skip_without_gpu()) return;
+  if (!cas::gpu::devices_share_work()) {
+    std::string why;
+    cas::gpu::devices_share_work(&why);
+    WARN("SKIPPED: " << why << "; the split among GPUs is not exercised");
+    return;
+  }
+  FreshRandom r;
+  INFO("seed " << r.seed);
+  const Shape shapes[] = {{1, 2, 64},        {3, 5, 10000},     {300, 200, 1000},  {8192, 8193, 64},
+                          {20000, 300, 500}, {1 << 18, 1 << 18, 64}, {1 << 17, 1 << 17, 2000}};
+  std::vector<std::pair<ZPoly, ZPoly>> operands;
+  for (const Shape& s : shapes)
+    operands.emplace_back(random_zpoly_of_length(r.state(), s.length_a, s.bits),
+                          random_zpoly_of_length(r.state(), s.length_b, s.bits));
+  const ZPoly f = random_zpoly_of_length(r.state(), 3000, 300);
+  cas::Fmpz x, y;
+  fmpz_randbits(x.get(), r.state(), 20000000);
+  fmpz_randbits(y.get(), r.state(), 7000000);
+  const size_t saved = cas::gpu::set_split_threshold(0);
+  for (int devices : {cas::gpu::device_count(), 1}) {
+    const int saved_devices = cas::gpu::set_devices_used(devices);
+    INFO(devices << " devices");
+    // as many devices as the operation has primes, up to every device
+    auto shared_by = [](int devices) {
+      const cas::gpu::SplitRecord split = cas::gpu::last_split();
+      const size_t primes = std::accumulate(split.primes_per_device.begin(), split.primes_per_device.end(), size_t{0});
+      CHECK(split.devices() == int(std::min(primes, size_t(devices))));
+      for (size_t p : split.primes_per_device) CHECK(p >= 1);
+    };
+    for (const auto& [a, b] : operands) {
+      check_product(a, b, ProductEngine::Gpu);
+      shared_by(devices);
+    }
+    for (ulong e : {2ul, 5ul}) {
+      ZPoly expected;
+      fmpz_poly_pow(expected.get(), f.get(), e);
+      INFO("f^" << e);
+      CHECK(equal(cas::power_multimodular(f, e, ProductEngine::Gpu), expected));
+      shared_by(devices);
+    }
+    for (bool negacyclic : {false, true}) {
+      const auto& [a, b] = operands[3];
+      CHECK(equal(cas::convolve_through_product(a, b, 16384, negacyclic, ProductEngine::Gpu),
+                  flint_folded(a, b, 16384, negacyclic)));
+      shared_by(devices);
+    }
+    check_integer(x.get(), y.get(), ProductEngine::Gpu);
+    shared_by(devices);
+    cas::gpu::set_devices_used(saved_devices);
+  }
+  cas::gpu::set_split_threshold(saved);
 }
 
 TEST_CASE("multimodular: the dispatcher sends Z[x], big-p and integer products to the GPU",

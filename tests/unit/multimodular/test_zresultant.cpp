@@ -214,6 +214,27 @@ TEST_CASE("Z[x] resultant through primes equals fmpz_poly_resultant (GPU engine)
   run_differential(ProductEngine::Gpu, cas::test::trials(2), 1500);
 }
 
+TEST_CASE("Z[x] resultant with its primes shared among several GPUs (GPU engine)", "[zresultant][gpu][devices]") {
+  if (skip_without_gpu()) return;
+  if (cas::gpu::device_count() < 2) {
+    WARN("SKIPPED: one GPU; resultants shared among GPUs are not exercised");
+    return;
+  }
+  const size_t saved = cas::gpu::set_split_threshold(0);
+  run_differential(ProductEngine::Gpu, cas::test::trials(20), 300);
+  FreshRandom r;
+  INFO("seed " << r.seed);
+  for (slong length : {40, 700}) {
+    const ZPoly a = cas::test::random_zpoly_of_length(r.state(), length, 64);
+    const ZPoly b = cas::test::random_zpoly_of_length(r.state(), length - 1, 64);
+    Fmpz ours;
+    cas::resultant_multimodular(ours.get(), a, b, ProductEngine::Gpu);
+    CHECK(fmpz_equal(ours.get(), flint_resultant(a, b).get()));
+    CHECK(cas::gpu::last_split().devices() == cas::gpu::device_count());
+  }
+  cas::gpu::set_split_threshold(saved);
+}
+
 TEST_CASE("Z[x] resultant on the GPU in auto mode, and past what a block holds on the cores", "[zresultant][gpu]") {
   if (skip_without_gpu()) return;
   cas::test::ModeGuard guard(cas::GpuMode::Auto);
