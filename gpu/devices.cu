@@ -1,22 +1,18 @@
 // Threads a device and NCCL exchanges (gpu/devices.cuh).
 #include "gpu/devices.cuh"
 #include "gpu/crt.hpp"
+#include "gpu/kept_threads.hpp"
 
 #if CAS_HAVE_NCCL
 #include <nccl.h>
 #endif
 
 #include <dlfcn.h>
-#include <pthread.h>
-#include <signal.h>
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
-#include <exception>
 #include <map>
 #include <mutex>
-#include <thread>
 
 namespace cas::gpu::detail {
 
@@ -111,98 +107,14 @@ bool devices_can_exchange(std::string* why)
 #endif
 }
 
-namespace {
-// One thread for each device past the first, started on first use and kept: what a device's
-// thread makes stays with a live thread (FLINT keeps each thread's freed integers for that thread,
-// so a thread a call would strand them), and a call starts no thread. One call at a time.
-class DeviceThreads {
-public:
-    void run(int devices, const std::function<void(int)>& body)
-    {
-        std::lock_guard<std::mutex> turn(turn_);
-        std::vector<std::exception_ptr> failures(static_cast<std::size_t>(devices));
-        start_threads(devices);
-        {
-            std::lock_guard<std::mutex> guard(lock_);
-            body_ = &body;
-            failures_ = &failures;
-            devices_ = devices;
-            pending_ = devices - 1;
-            ++generation_;
-        }
-        wake_.notify_all();
-        run_on(0, body, failures);
-        std::unique_lock<std::mutex> guard(lock_);
-        finished_.wait(guard, [this] { return pending_ == 0; });
-        for (const std::exception_ptr& failure : failures)
-            if (failure) std::rethrow_exception(failure);
-    }
-
-private:
-    static void run_on(int device, const std::function<void(int)>& body, std::vector<std::exception_ptr>& failures)
-    {
-        try {
-            OnDevice on(device);
-            body(device);
-            check(cudaStreamSynchronize(stream()), "cudaStreamSynchronize (device thread)");
-        } catch (...) {
-            failures[std::size_t(device)] = std::current_exception();
-        }
-    }
-
-    // Threads for devices [1, devices), with every signal blocked: Ctrl-C must reach the REPL's
-    // thread.
-    void start_threads(int devices)
-    {
-        sigset_t all, saved;
-        sigfillset(&all);
-        pthread_sigmask(SIG_SETMASK, &all, &saved);
-        try {
-            while (started_ + 1 < devices) {
-                const int device = ++started_;
-                const std::uint64_t seen = generation_;  // written under turn_ only, which run holds
-                std::thread([this, device, seen] { work(device, seen); }).detach();
-            }
-        } catch (...) {
-            pthread_sigmask(SIG_SETMASK, &saved, nullptr);
-            throw;
-        }
-        pthread_sigmask(SIG_SETMASK, &saved, nullptr);
-    }
-
-    // Runs body(device) for every call after the one that `seen` counts.
-    void work(int device, std::uint64_t seen)
-    {
-        for (;;) {
-            const std::function<void(int)>* body = nullptr;
-            std::vector<std::exception_ptr>* failures = nullptr;
-            {
-                std::unique_lock<std::mutex> guard(lock_);
-                wake_.wait(guard, [&] { return generation_ != seen; });
-                seen = generation_;
-                if (device >= devices_) continue;
-                body = body_;
-                failures = failures_;
-            }
-            run_on(device, *body, *failures);
-            std::lock_guard<std::mutex> guard(lock_);
-            if (--pending_ == 0) finished_.notify_all();
-        }
-    }
-
-    std::mutex turn_, lock_;
-    std::condition_variable wake_, finished_;
-    const std::function<void(int)>* body_ = nullptr;
-    std::vector<std::exception_ptr>* failures_ = nullptr;
-    int devices_ = 0, pending_ = 0, started_ = 0;
-    std::uint64_t generation_ = 0;
-};
-}  // namespace
-
 void on_each_device(int devices, const std::function<void(int)>& body)
 {
-    static auto* threads = new DeviceThreads;  // never destroyed: its threads outlive main
-    threads->run(devices, body);
+    static auto* threads = new KeptThreads;  // never destroyed: its threads outlive main
+    threads->run(devices, [&body](int device) {
+        OnDevice on(device);
+        body(device);
+        check(cudaStreamSynchronize(stream()), "cudaStreamSynchronize (device thread)");
+    });
 }
 
 std::vector<double> device_speeds(int devices)

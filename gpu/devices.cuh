@@ -17,8 +17,9 @@ namespace cas::gpu::detail {
 // Whether device_count() > 1 devices can exchange data here; when not, why (for gpuinfo()).
 bool devices_can_exchange(std::string* why = nullptr);
 
-// body(d) for d in [0, devices) at once, a thread a device with OnDevice(d) (device 0 on the
-// calling thread); waits for every device's stream, then rethrows the first failure.
+// body(d) for d in [0, devices) at once with OnDevice(d): device 0 on the calling thread, the
+// others on kept threads (gpu/kept_threads.hpp); waits for every device's stream, then rethrows the
+// first failure. One call at a time.
 void on_each_device(int devices, const std::function<void(int device)>& body);
 
 // The relative speed of devices [0, devices) for dividing work among them: multiprocessors
