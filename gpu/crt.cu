@@ -17,6 +17,7 @@
 #include "gpu/devices.cuh"
 #include "gpu/detail.cuh"
 #include "gpu/garner_warps.cuh"
+#include "gpu/power_of_two.hpp"
 #include "gpu/recent_tables.hpp"
 #include "gpu/resultant_blocks.cuh"
 
@@ -290,8 +291,7 @@ DeviceWords residue_powers(std::size_t count, std::uint64_t e, const std::vector
                            const ReduceRows& reduce)
 {
     const std::size_t length = std::size_t(e) * (count - 1) + 1, k = primes.size();
-    std::size_t n = 1;
-    while (n < length) n <<= 1;
+    const std::size_t n = next_power_of_two(length);
     const DeviceReductionPrimes reduction(primes);
     DeviceWords powers(k * length);
     if (block_products_take(length, primes)) {

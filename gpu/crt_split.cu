@@ -64,8 +64,15 @@ LimbSource range_of(const LimbSource& source, split::Range r)
             }};
 }
 
-// The residues of `rows` rows of a limb matrix modulo every prime, launch by launch (a prime a
-// grid row: at most 65535 a launch), into a k x count matrix.
+// launch(first, rows) for the primes in groups of at most 65535: a prime a grid row (blockIdx.y).
+template <class Launch>
+void in_grid_rows(std::size_t k, Launch&& launch)
+{
+    for (std::size_t first = 0; first < k; first += 65535) launch(first, std::min<std::size_t>(65535, k - first));
+}
+
+// The residues of a limb matrix of `count` coefficients modulo every prime, into a k x count
+// matrix.
 DeviceWords residues_of_matrix(const DeviceWords& limbs, const DeviceWords32& negative, std::size_t count,
                                std::size_t width, const std::vector<std::uint64_t>& primes)
 {
@@ -73,9 +80,9 @@ DeviceWords residues_of_matrix(const DeviceWords& limbs, const DeviceWords32& ne
     DeviceWords out(k * count);
     if (count == 0) return out;
     const DeviceReductionPrimes reduction(primes);
-    for (std::size_t first = 0; first < k; first += 65535)
-        launch_reduce_matrix(limbs, negative, count, width, reduction.from(first), std::min<std::size_t>(65535, k - first),
-                             out.data() + first * count);
+    in_grid_rows(k, [&](std::size_t first, std::size_t rows) {
+        launch_reduce_matrix(limbs, negative, count, width, reduction.from(first), rows, out.data() + first * count);
+    });
     return out;
 }
 
@@ -256,9 +263,9 @@ void magnitudes_split(int devices, const std::uint64_t* a, std::size_t limbs_a, 
         }
         const DeviceWords part(limbs + first_limb, end_limb - first_limb);
         const DeviceReductionPrimes reduction(primes);
-        for (std::size_t first = 0; first < k; first += 65535)
-            launch_reduce_chunks(part, r.size(), chunk_bits, reduction.from(first), std::min<std::size_t>(65535, k - first),
-                                 out.data() + first * r.size());
+        in_grid_rows(k, [&](std::size_t first, std::size_t rows) {
+            launch_reduce_chunks(part, r.size(), chunk_bits, reduction.from(first), rows, out.data() + first * r.size());
+        });
         return out;
     };
     std::vector<DeviceWords> products = products_on_devices(

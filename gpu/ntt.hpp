@@ -41,6 +41,7 @@ bool available();                // never throws
 DeviceInfo device_info();        // the current device (OnDevice); throws Unavailable
 DeviceInfo device_info(int device);
 std::string describe();          // one line; "no CUDA device (reason)" when unavailable
+std::string describe(int device);  // the same for one device
 
 // ---------------------------------------------------------------- several devices
 // The library uses the first device_count() of the devices CUDA shows (CUDA_VISIBLE_DEVICES

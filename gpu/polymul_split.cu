@@ -8,8 +8,9 @@
 // through NCCL) and downloads half of c: the host transfers, which bound a long product on one
 // GPU, split over two PCIe links.
 #include "gpu/devices.cuh"
+#include "gpu/power_of_two.hpp"
 
-#include <atomic>
+#include <algorithm>
 
 namespace cas::gpu::detail {
 
@@ -86,8 +87,8 @@ void download_clipped(const std::uint64_t* device, std::size_t first, std::size_
 bool multiplies_on_two_devices(std::size_t na, std::size_t nb, std::uint64_t p, std::size_t threshold)
 {
     if (na == 0 || nb == 0) return false;
-    std::size_t n = 4;  // the transform length, at least 4 (a quarter of it is a device's share)
-    while (n < na + nb - 1) n <<= 1;
+    // the transform length, at least 4 (a quarter of it is a device's share)
+    const std::size_t n = std::max<std::size_t>(4, next_power_of_two(na + nb - 1));
     if (n < threshold || na > n / 2 || nb > n / 2 || device_count() < 2 || !devices_can_exchange()) return false;
     const ProductPlan plan = plan_product(na, nb, p);  // tests p: only for the long products that get here
     return plan.single_prime && plan.transform_length == n;

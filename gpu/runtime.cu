@@ -518,7 +518,9 @@ OnDevice::~OnDevice()
     detail::this_thread_device = previous_;
 }
 
-std::string describe()
+std::string describe() { return describe(detail::current_device()); }
+
+std::string describe(int device)
 {
     if (!available()) {
         try {
@@ -527,7 +529,12 @@ std::string describe()
             return e.what();
         }
     }
-    DeviceInfo info = device_info();
+    DeviceInfo info;
+    try {
+        info = device_info(device);
+    } catch (const Error& e) {
+        return e.what();
+    }
     return info.name + ", " + std::to_string(info.total_memory >> 20) + " MiB (" +
            std::to_string(info.free_memory >> 20) + " MiB free), " + std::to_string(info.multiprocessors) +
            " SMs, sm_" + std::to_string(info.major) + std::to_string(info.minor);

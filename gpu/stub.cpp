@@ -24,6 +24,7 @@ bool devices_share_work(std::string* why)
 OnDevice::OnDevice(int) : previous_(0) { unavailable(); }
 OnDevice::~OnDevice() = default;
 std::string describe() { return "no CUDA device (built without CUDA)"; }
+std::string describe(int) { return describe(); }
 void synchronize() { unavailable(); }
 void warm_up() {}
 void set_allocation_limit(std::size_t) {}

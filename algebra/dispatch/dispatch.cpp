@@ -341,19 +341,6 @@ std::string mebibytes(size_t bytes) {
   return text;
 }
 
-// "NVIDIA H100 80GB HBM3, 81559 MiB (80770 MiB free), 132 SMs, sm_90", as gpu::describe() says it
-// of device 0.
-std::string describe_gpu(int device) {
-  try {
-    const gpu::DeviceInfo info = gpu::device_info(device);
-    return info.name + ", " + std::to_string(info.total_memory >> 20) + " MiB (" +
-           std::to_string(info.free_memory >> 20) + " MiB free), " + std::to_string(info.multiprocessors) +
-           " SMs, sm_" + std::to_string(info.major) + std::to_string(info.minor);
-  } catch (const gpu::Error& e) {
-    return e.what();
-  }
-}
-
 // The report's first lines: the device as gpu::describe() gives it when one GPU is in use; with
 // several, how many, whether multi-modular work is shared among them, and one line each.
 void report_devices(std::vector<std::string>& lines) {
@@ -371,7 +358,7 @@ void report_devices(std::vector<std::string>& lines) {
                   (visible > used ? " (of " + std::to_string(visible) + limited + ")" : "") + "; " +
                   (shared ? "large multi-modular products, powers and resultants are shared among them through NCCL"
                           : "multi-modular work is not shared among them (" + why + "): each operation runs on GPU 0"));
-  for (int d = 0; d < used; d++) lines.push_back("  GPU " + std::to_string(d) + ": " + describe_gpu(d));
+  for (int d = 0; d < used; d++) lines.push_back("  GPU " + std::to_string(d) + ": " + gpu::describe(d));
 }
 }  // namespace
 

@@ -4,6 +4,7 @@
 #include "support.hpp"
 
 #include "gpu/crt.hpp"
+#include "gpu/power_of_two.hpp"
 
 #include <flint/nmod_poly.h>
 
@@ -527,8 +528,8 @@ TEST_CASE("products modulo one prime shared between two GPUs agree with FLINT", 
             INFO("p = " << hex(p) << ", lengths " << na << " x " << nb);
             const std::vector<std::uint64_t> expected = flint_multiply(a, b, p);
             require_same(multiply_mod(a, b, p), expected);
-            std::size_t n = 4;  // the transform length; each operand must fit half of it
-            while (n < na + nb - 1) n <<= 1;
+            // the transform length; each operand must fit half of it
+            const std::size_t n = std::max<std::size_t>(4, detail::next_power_of_two(na + nb - 1));
             CHECK(last_split().devices() == (na <= n / 2 && nb <= n / 2 ? 2 : 1));
             const int devices = set_devices_used(1);
             require_same(multiply_mod(a, b, p), expected);

@@ -199,6 +199,16 @@ void run_integers(ProductEngine engine, const std::vector<ulong>& large_bits) {
   }
 }
 
+// A pair of random operands of exactly each shape's lengths.
+template <size_t count>
+std::vector<std::pair<ZPoly, ZPoly>> operand_pairs(flint_rand_t state, const Shape (&shapes)[count]) {
+  std::vector<std::pair<ZPoly, ZPoly>> operands;
+  for (const Shape& s : shapes)
+    operands.emplace_back(random_zpoly_of_length(state, s.length_a, s.bits),
+                          random_zpoly_of_length(state, s.length_b, s.bits));
+  return operands;
+}
+
 bool skip_without_gpu() { return cas::test::skipped_without_gpu("the GPU engine of the multi-modular products"); }
 
 }  // namespace
@@ -682,10 +692,7 @@ TEST_CASE("multimodular: short products one block a prime whole or in pieces or 
   const Shape shapes[] = {{1, 1, 1},        {1, 1, 10000},    {5, 8, 10000},      {33, 32, 64},    {2000, 40, 4000},
                           {8192, 8193, 64}, {8193, 8193, 64}, {4096, 4096, 1000}, {300, 300, 64},  {10000, 9000, 1000},
                           {20000, 300, 500}};
-  std::vector<std::pair<ZPoly, ZPoly>> operands;
-  for (const Shape& s : shapes)
-    operands.emplace_back(random_zpoly_of_length(r.state(), s.length_a, s.bits),
-                          random_zpoly_of_length(r.state(), s.length_b, s.bits));
+  const std::vector<std::pair<ZPoly, ZPoly>> operands = operand_pairs(r.state(), shapes);
   const ZPoly f = random_zpoly_of_length(r.state(), 700, 300);
   cas::Fmpz x, y;
   fmpz_randbits(x.get(), r.state(), 150000);
@@ -739,10 +746,7 @@ TEST_CASE("multimodular: products shared among several GPUs equal FLINT's (GPU e
   INFO("seed " << r.seed);
   const Shape shapes[] = {{1, 2, 64},        {3, 5, 10000},     {300, 200, 1000},  {8192, 8193, 64},
                           {20000, 300, 500}, {1 << 18, 1 << 18, 64}, {1 << 17, 1 << 17, 2000}};
-  std::vector<std::pair<ZPoly, ZPoly>> operands;
-  for (const Shape& s : shapes)
-    operands.emplace_back(random_zpoly_of_length(r.state(), s.length_a, s.bits),
-                          random_zpoly_of_length(r.state(), s.length_b, s.bits));
+  const std::vector<std::pair<ZPoly, ZPoly>> operands = operand_pairs(r.state(), shapes);
   const ZPoly f = random_zpoly_of_length(r.state(), 3000, 300);
   cas::Fmpz x, y;
   fmpz_randbits(x.get(), r.state(), 20000000);
