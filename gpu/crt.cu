@@ -14,6 +14,7 @@
 #include "gpu/crt.hpp"
 #include "gpu/block_products.cuh"
 #include "gpu/crt_steps.cuh"
+#include "gpu/ranks.cuh"
 #include "gpu/devices.cuh"
 #include "gpu/detail.cuh"
 #include "gpu/garner_warps.cuh"
@@ -360,8 +361,8 @@ void multiply_limb_sources(const LimbSource& a, const LimbSource& b, const std::
     if (a.count == 0 || b.count == 0 || a.width == 0 || b.width == 0)
         throw Error("multiply_limb_sources: empty operand");
     const std::size_t length = a.count + b.count - 1;
-    if (const int devices = split_devices(primes.size() * length, primes.size()); devices > 1)
-        return multiply_split(devices, a, b, primes, result);
+    if (const Team team = split_team(primes.size() * length, primes.size()); team.size > 1)
+        return multiply_split(team, a, b, primes, result);
     record_split({primes.size()});
     DeviceWords products = source_products(a, b, primes);
     reconstruct_to_sink(products, length, primes, result);
@@ -377,8 +378,8 @@ void convolve_limb_sources(const LimbSource& a, const LimbSource& b, std::size_t
         throw Error("convolve_limb_sources: empty operand");
     if (a.count > n || b.count > n) throw Error("convolve_limb_sources: an operand longer than n");
     const std::size_t length = a.count + b.count - 1;
-    if (const int devices = split_devices(primes.size() * length, primes.size()); devices > 1)
-        return convolve_split(devices, a, b, n, negacyclic, primes, result);
+    if (const Team team = split_team(primes.size() * length, primes.size()); team.size > 1)
+        return convolve_split(team, a, b, n, negacyclic, primes, result);
     record_split({primes.size()});
     DeviceWords folded;
     {
@@ -398,8 +399,8 @@ void power_limb_source(const LimbSource& f, std::uint64_t e, const std::vector<s
     for (std::uint64_t p : primes)
         if (!power_in_one_transform(f.count, e, p)) throw Error("power_limb_source: a prime without the transform length");
     const std::size_t length = std::size_t(e) * (f.count - 1) + 1;
-    if (const int devices = split_devices(primes.size() * length, primes.size()); devices > 1)
-        return power_split(devices, f, e, primes, result);
+    if (const Team team = split_team(primes.size() * length, primes.size()); team.size > 1)
+        return power_split(team, f, e, primes, result);
     record_split({primes.size()});
     DeviceWords limbs_f;
     DeviceWords32 negative_f;
@@ -421,8 +422,8 @@ void multiply_magnitudes_summed(const std::uint64_t* a, std::size_t limbs_a, std
     if (chunks_a == 0 || chunks_b == 0 || limbs_a == 0 || limbs_b == 0) throw Error("multiply_magnitudes: zero factor");
     if (chunk_bits == 0 || chunk_bits > 128) throw Error("multiply_magnitudes: chunks of 1 to 128 bits");
     const std::size_t length = chunks_a + chunks_b - 1;
-    if (const int devices = split_devices(primes.size() * length, primes.size()); devices > 1)
-        return magnitudes_split(devices, a, limbs_a, chunks_a, b, limbs_b, chunks_b, chunk_bits, primes, words,
+    if (const Team team = split_team(primes.size() * length, primes.size()); team.size > 1)
+        return magnitudes_split(team, a, limbs_a, chunks_a, b, limbs_b, chunks_b, chunk_bits, primes, words,
                                 summed_out);
     record_split({primes.size()});
     const DeviceWords device_a(a, limbs_a), device_b(b, limbs_b);
@@ -490,27 +491,79 @@ std::vector<std::uint64_t> resultants_of_limb_sources(const LimbSource& a, const
     // 4000 primes (1.2x on two GPUs; 2^10 0.94x: docs/measurements.md, "Multi-modular products on
     // two GPUs").
     const std::size_t n = std::max(a.count, b.count), k = primes.size();
-    const int devices = split_devices(k * n * n / 256, k);
-    if (devices == 1) {
+    const Team team = split_team(k * n * n / 256, k);
+    if (team.size == 1) {
         record_split({k});
         return resultants_here(a, b, primes);
     }
-    const std::vector<split::Range> shares = split::by_weights(k, device_speeds(devices));
-    std::vector<std::vector<std::uint64_t>> parts(static_cast<std::size_t>(devices));
-    on_each_device(devices, [&](int d) {
-        const split::Range r = shares[std::size_t(d)];
-        if (r.size() == 0) return;
-        parts[std::size_t(d)] = resultants_here(
-            a, b, std::vector<std::uint64_t>(primes.begin() + std::ptrdiff_t(r.begin), primes.begin() + std::ptrdiff_t(r.end)));
-    });
     std::vector<std::uint64_t> all;
-    std::vector<std::size_t> counts;
-    for (const std::vector<std::uint64_t>& part : parts) {
-        all.insert(all.end(), part.begin(), part.end());
-        counts.push_back(part.size());
-    }
-    record_split(counts);
+    resultants_split(team, a, b, primes, &all);
     return all;
 }
+
+namespace detail {
+namespace {
+// Rank 0's operand, whole, on every rank (a broadcast); a source over it.
+crt::LimbMatrix broadcast_operand(const LimbSource& source)
+{
+    crt::LimbMatrix m;
+    if (this_rank() == 0) m = pull_matrix(source, source.count);
+    m.count = source.count;
+    m.width = source.width;
+    m.limbs.resize(m.count * m.width);
+    m.negative.resize(m.count);
+    broadcast_from_rank0(m.limbs.data(), m.limbs.size() * sizeof(std::uint64_t));
+    broadcast_from_rank0(m.negative.data(), m.negative.size() * sizeof(std::uint32_t));
+    return m;
+}
+}  // namespace
+
+void resultants_split(const Team& team, const LimbSource& a, const LimbSource& b,
+                      const std::vector<std::uint64_t>& primes, std::vector<std::uint64_t>* out)
+{
+    SharedCall call;
+    call.kind = SharedKind::resultants;
+    call.count_a = a.count;
+    call.width_a = a.width;
+    call.count_b = b.count;
+    call.width_b = b.width;
+    run_shared(team, call, primes, [&] {
+        // Across ranks every rank takes the operands whole (they are small: a resultant's
+        // operands have at most longest_resultant_row() terms).
+        crt::LimbMatrix whole_a, whole_b;
+        if (team.across_ranks) {
+            whole_a = broadcast_operand(a);
+            whole_b = broadcast_operand(b);
+        }
+        const LimbSource& source_a = team.across_ranks ? source_of(whole_a) : a;
+        const LimbSource& source_b = team.across_ranks ? source_of(whole_b) : b;
+        const std::vector<split::Range> shares = split::by_weights(primes.size(), team.speeds);
+        std::vector<std::vector<std::uint64_t>> parts(std::size_t(team.size));
+        on_each_member(team, [&](int d) {
+            const split::Range r = shares[std::size_t(d)];
+            if (r.size() == 0) return;
+            parts[std::size_t(d)] =
+                resultants_here(source_a, source_b,
+                                std::vector<std::uint64_t>(primes.begin() + std::ptrdiff_t(r.begin),
+                                                           primes.begin() + std::ptrdiff_t(r.end)));
+        });
+        std::vector<std::size_t> counts;
+        for (const split::Range& r : shares) counts.push_back(r.size());
+        std::vector<std::uint64_t> all;
+        if (team.across_ranks) {
+            // every rank takes part in the gather; those outside the team give nothing
+            std::vector<std::size_t> per_rank(std::size_t(rank_count()), 0);
+            std::copy(counts.begin(), counts.end(), per_rank.begin());
+            const std::vector<std::uint64_t> none;
+            all = gather_to_rank0(team.local.empty() ? none : parts[std::size_t(this_rank())], per_rank);
+        } else {
+            for (const std::vector<std::uint64_t>& part : parts) all.insert(all.end(), part.begin(), part.end());
+        }
+        if (out) *out = std::move(all);
+        record_split(counts);
+    });
+}
+
+}  // namespace detail
 
 }  // namespace cas::gpu

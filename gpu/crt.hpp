@@ -91,10 +91,11 @@ std::size_t set_warp_garner_limit(std::size_t count);
 // rows for its primes, its products, and a second exchange so that each device reconstructs (and
 // hands to the sink) a range of the result's coefficients (gpu/split_plan.hpp). Resultants give
 // each device a share of the primes. The sink may then be called from several threads, one call
-// at a time, each device's blocks in order of first.
+// at a time, each device's blocks in order of first. Under mpirun the ranks' GPUs share the same
+// operations the same way (gpu/ranks.hpp).
 //
-// The threshold in residue words; returns the previous one. 0 splits every operation with at least
-// two primes (for tests).
+// The threshold in residue words (CAS_GPU_SPLIT_WORDS sets it at startup); returns the previous
+// one. 0 splits every operation with at least two primes (for tests).
 std::size_t set_split_threshold(std::size_t words);
 // A product modulo one prime (gpu::multiply_mod from host arrays) is shared between two devices
 // when one lacks the memory for it, and from this transform length (by default SIZE_MAX: never

@@ -4,6 +4,7 @@
 
 #include "gpu/crt.hpp"
 #include "gpu/detail.cuh"
+#include "gpu/devices.cuh"
 
 #include <cstddef>
 #include <cstdint>
@@ -65,18 +66,24 @@ void sum_words_to_host(const DeviceWords& limbs, std::size_t length, std::size_t
 void require_primes(const std::vector<std::uint64_t>& primes);
 
 // ---------------------------------------------------------------- the split (gpu/crt_split.cu)
-// How many devices an operation of k primes whose residue products hold `words` words in all
-// takes: 1 unless several devices can exchange data (devices_can_exchange), k >= 2, and `words`
-// reaches the split's threshold (set_split_threshold).
-int split_devices(std::size_t words, std::size_t k);
-void multiply_split(int devices, const LimbSource& a, const LimbSource& b, const std::vector<std::uint64_t>& primes,
+// The GPUs an operation of k primes whose residue products hold `words` words in all takes (a
+// team of one unless k >= 2, `words` reaches the split's threshold (set_split_threshold), and
+// several devices can exchange data (devices_can_exchange) or several MPI ranks share work).
+Team split_team(std::size_t words, std::size_t k);
+// Each operation's steps on the members of `team` driven here. On ranks other than 0 the
+// operands' shapes alone are given (no data: rank 0 sends each member its share) and the result
+// goes to rank 0.
+void multiply_split(const Team& team, const LimbSource& a, const LimbSource& b, const std::vector<std::uint64_t>& primes,
                     const LimbSink& result);
-void convolve_split(int devices, const LimbSource& a, const LimbSource& b, std::size_t n, bool negacyclic,
+void convolve_split(const Team& team, const LimbSource& a, const LimbSource& b, std::size_t n, bool negacyclic,
                     const std::vector<std::uint64_t>& primes, const LimbSink& result);
-void power_split(int devices, const LimbSource& f, std::uint64_t e, const std::vector<std::uint64_t>& primes,
+void power_split(const Team& team, const LimbSource& f, std::uint64_t e, const std::vector<std::uint64_t>& primes,
                  const LimbSink& result);
-void magnitudes_split(int devices, const std::uint64_t* a, std::size_t limbs_a, std::size_t chunks_a,
+void magnitudes_split(const Team& team, const std::uint64_t* a, std::size_t limbs_a, std::size_t chunks_a,
                       const std::uint64_t* b, std::size_t limbs_b, std::size_t chunks_b, unsigned chunk_bits,
                       const std::vector<std::uint64_t>& primes, std::size_t words, std::uint64_t* summed_out);
+// res(a, b) modulo each prime, into *out on rank 0 (gpu/crt.cu).
+void resultants_split(const Team& team, const LimbSource& a, const LimbSource& b,
+                      const std::vector<std::uint64_t>& primes, std::vector<std::uint64_t>* out);
 
 }  // namespace cas::gpu::detail

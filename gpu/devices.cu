@@ -2,6 +2,7 @@
 #include "gpu/devices.cuh"
 #include "gpu/crt.hpp"
 #include "gpu/kept_threads.hpp"
+#include "gpu/ranks.cuh"
 
 #if CAS_HAVE_NCCL
 #include <nccl.h>
@@ -9,8 +10,10 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 
@@ -23,6 +26,8 @@ namespace {
 struct Nccl {
     std::string missing;  // empty when loaded
     decltype(&ncclCommInitAll) comm_init_all = nullptr;
+    decltype(&ncclGetUniqueId) get_unique_id = nullptr;
+    decltype(&ncclCommInitRank) comm_init_rank = nullptr;
     decltype(&ncclSend) send = nullptr;
     decltype(&ncclRecv) recv = nullptr;
     decltype(&ncclGroupStart) group_start = nullptr;
@@ -53,6 +58,8 @@ const Nccl& nccl()
             return n;
         }
         look_up(library, "ncclCommInitAll", n.comm_init_all, n.missing);
+        look_up(library, "ncclGetUniqueId", n.get_unique_id, n.missing);
+        look_up(library, "ncclCommInitRank", n.comm_init_rank, n.missing);
         look_up(library, "ncclSend", n.send, n.missing);
         look_up(library, "ncclRecv", n.recv, n.missing);
         look_up(library, "ncclGroupStart", n.group_start, n.missing);
@@ -79,6 +86,60 @@ const std::vector<ncclComm_t>& communicators(int count)
 }
 #endif
 
+#if CAS_HAVE_NCCL
+// The communicator among every rank (member = rank), made when they join: every rank at once.
+// Rank 0 makes NCCL's id and broadcasts it through MPI (gpu/ranks.cu).
+ncclComm_t rank_communicator()
+{
+    static std::mutex lock;
+    static ncclComm_t made = nullptr;
+    std::lock_guard<std::mutex> guard(lock);
+    if (made) return made;
+    if (rank_count() < 2) throw Error("no communicator among ranks: not under mpirun");
+    const Nccl& n = nccl();
+    ncclUniqueId id{};
+    if (this_rank() == 0) n.check(n.get_unique_id(&id), "ncclGetUniqueId");
+    broadcast_from_rank0(&id, sizeof id);
+    ncclComm_t comm = nullptr;
+    n.check(n.comm_init_rank(&comm, rank_count(), id, this_rank()), "ncclCommInitRank");
+    return made = comm;
+}
+
+ncclComm_t communicator(const Team& team, int member)
+{
+    return team.across_ranks ? rank_communicator() : communicators(team.size)[std::size_t(member)];
+}
+#endif
+
+// One NCCL group of the moves' sends and receives whose ends are driven here; address(move,
+// sending) is the move's source (sending) or target in this process.
+template <class Address>
+void move_pairs(const Team& team, const std::vector<Move>& moves, Address&& address)
+{
+#if CAS_HAVE_NCCL
+    const Nccl& n = nccl();
+    if (!n.missing.empty()) throw Error("exchange between devices: " + n.missing);
+    for (int m : team.local) communicator(team, m);  // made before the group, not inside it
+    n.check(n.group_start(), "ncclGroupStart");
+    for (const Move& m : moves) {
+        if (m.bytes == 0) continue;
+        if (team.drives(m.from)) {
+            OnDevice on(team.device_of(m.from));
+            n.check(n.send(address(m, true), m.bytes, ncclUint8, m.to, communicator(team, m.from), stream()), "ncclSend");
+        }
+        if (team.drives(m.to)) {
+            OnDevice on(team.device_of(m.to));
+            n.check(n.recv(address(m, false), m.bytes, ncclUint8, m.from, communicator(team, m.to), stream()), "ncclRecv");
+        }
+    }
+    n.check(n.group_end(), "ncclGroupEnd");
+#else
+    (void)team;
+    (void)address;
+    if (!moves.empty()) throw Error("exchange between devices: built without NCCL");
+#endif
+}
+
 // A 2-D copy between device arrays on the current device's stream (rows of `columns` words).
 void copy_rows(std::uint64_t* to, std::size_t to_pitch, const std::uint64_t* from, std::size_t from_pitch,
                std::size_t rows, std::size_t columns)
@@ -92,19 +153,55 @@ void copy_rows(std::uint64_t* to, std::size_t to_pitch, const std::uint64_t* fro
 
 }  // namespace
 
+bool Team::drives(int member) const { return std::find(local.begin(), local.end(), member) != local.end(); }
+
+Team team_of_devices(int devices)
+{
+    Team team;
+    team.size = devices;
+    team.local.resize(std::size_t(devices));
+    for (int d = 0; d < devices; ++d) team.local[std::size_t(d)] = d;
+    team.speeds = device_speeds(devices);
+    return team;
+}
+
+void on_each_member(const Team& team, const std::function<void(int)>& body)
+{
+    if (!team.across_ranks) return on_each_device(team.size, body);
+    for (int m : team.local) {
+        OnDevice on(team.device_of(m));
+        body(m);
+        check(cudaStreamSynchronize(stream()), "cudaStreamSynchronize (member)");
+    }
+}
+
+void make_rank_communicator()
+{
+#if CAS_HAVE_NCCL
+    rank_communicator();
+#else
+    throw Error("exchange between ranks: built without NCCL");
+#endif
+}
+
+bool nccl_loaded(std::string* why)
+{
+#if CAS_HAVE_NCCL
+    if (nccl().missing.empty()) return true;
+    if (why) *why = nccl().missing;
+#else
+    if (why) *why = "built without NCCL (no nccl.h at build time)";
+#endif
+    return false;
+}
+
 bool devices_can_exchange(std::string* why)
 {
-    auto fail = [why](const std::string& reason) {
-        if (why) *why = reason;
+    if (device_count() < 2) {
+        if (why) *why = "one device";
         return false;
-    };
-    if (device_count() < 2) return fail("one device");
-#if CAS_HAVE_NCCL
-    if (!nccl().missing.empty()) return fail(nccl().missing);
-    return true;
-#else
-    return fail("built without NCCL (no nccl.h at build time)");
-#endif
+    }
+    return nccl_loaded(why);
 }
 
 void on_each_device(int devices, const std::function<void(int)>& body)
@@ -132,26 +229,21 @@ std::vector<double> device_speeds(int devices)
     return speeds;
 }
 
-void exchange_blocks(const std::vector<DeviceWords*>& from, const std::vector<DeviceWords*>& to,
+void exchange_blocks(const Team& team, const std::vector<DeviceWords*>& from, const std::vector<DeviceWords*>& to,
                      const std::function<split::Block(int, int)>& block)
 {
-    const int devices = int(from.size());
-    std::vector<cudaStream_t> streams;
-    for (int d = 0; d < devices; ++d) {
-        OnDevice on(d);
-        streams.push_back(stream());
-    }
-    // packed[d][e]: d's block for e gathered into contiguous words; unpacked[e][d]: e's arrival
+    const std::size_t members = std::size_t(team.size);
+    // packed[d][e]: d's block for e gathered into contiguous words; arriving[e][d]: e's arrival
     // from d before its 2-D copy into place.
-    std::vector<std::vector<DeviceWords>> packed(static_cast<std::size_t>(devices)), arriving(static_cast<std::size_t>(devices));
-    for (int d = 0; d < devices; ++d) {
-        OnDevice on(d);
-        packed[std::size_t(d)].resize(static_cast<std::size_t>(devices));
-        arriving[std::size_t(d)].resize(static_cast<std::size_t>(devices));
+    std::vector<std::vector<DeviceWords>> packed(members), arriving(members);
+    for (int d : team.local) {
+        OnDevice on(team.device_of(d));
+        packed[std::size_t(d)].resize(members);
+        arriving[std::size_t(d)].resize(members);
         const split::Block own = block(d, d);
         copy_rows(to[std::size_t(d)]->data() + own.to_offset, own.to_pitch, from[std::size_t(d)]->data() + own.from_offset,
                   own.from_pitch, own.rows, own.columns);
-        for (int e = 0; e < devices; ++e) {
+        for (int e = 0; e < team.size; ++e) {
             if (e == d) continue;
             const split::Block out = block(d, e), in = block(e, d);
             if (out.words() != 0 && !out.reads_contiguous()) {
@@ -164,30 +256,24 @@ void exchange_blocks(const std::vector<DeviceWords*>& from, const std::vector<De
                 arriving[std::size_t(d)][std::size_t(e)] = DeviceWords(in.words());
         }
     }
-#if CAS_HAVE_NCCL
-    if (devices > 1) {
-        const std::vector<ncclComm_t>& comms = communicators(devices);
-        const Nccl& n = nccl();
-        n.check(n.group_start(), "ncclGroupStart");
-        for (int d = 0; d < devices; ++d)
-            for (int e = 0; e < devices; ++e) {
-                const split::Block b = block(d, e);
-                if (e == d || b.words() == 0) continue;
-                const DeviceWords& p = packed[std::size_t(d)][std::size_t(e)];
-                const std::uint64_t* source = p.empty() ? from[std::size_t(d)]->data() + b.from_offset : p.data();
-                DeviceWords& a = arriving[std::size_t(e)][std::size_t(d)];
-                std::uint64_t* target = a.empty() ? to[std::size_t(e)]->data() + b.to_offset : a.data();
-                n.check(n.send(source, b.words(), ncclUint64, e, comms[std::size_t(d)], streams[std::size_t(d)]), "ncclSend");
-                n.check(n.recv(target, b.words(), ncclUint64, d, comms[std::size_t(e)], streams[std::size_t(e)]), "ncclRecv");
+    if (team.size > 1) {
+        std::vector<Move> moves;
+        for (int d = 0; d < team.size; ++d)
+            for (int e = 0; e < team.size; ++e)
+                if (e != d) moves.push_back({d, e, nullptr, block(d, e).words() * sizeof(std::uint64_t)});
+        move_pairs(team, moves, [&](const Move& m, bool sending) -> void* {
+            const split::Block b = block(m.from, m.to);
+            if (sending) {
+                DeviceWords& p = packed[std::size_t(m.from)][std::size_t(m.to)];
+                return p.empty() ? from[std::size_t(m.from)]->data() + b.from_offset : p.data();
             }
-        n.check(n.group_end(), "ncclGroupEnd");
+            DeviceWords& a = arriving[std::size_t(m.to)][std::size_t(m.from)];
+            return a.empty() ? to[std::size_t(m.to)]->data() + b.to_offset : a.data();
+        });
     }
-#else
-    if (devices > 1) throw Error("exchange between devices: built without NCCL");
-#endif
-    for (int e = 0; e < devices; ++e) {
-        OnDevice on(e);
-        for (int d = 0; d < devices; ++d) {
+    for (int e : team.local) {
+        OnDevice on(team.device_of(e));
+        for (int d = 0; d < team.size; ++d) {
             const DeviceWords& a = arriving[std::size_t(e)][std::size_t(d)];
             if (a.empty()) continue;
             const split::Block b = block(d, e);
@@ -198,14 +284,35 @@ void exchange_blocks(const std::vector<DeviceWords*>& from, const std::vector<De
     // packed and arriving free themselves on their own devices' streams, after the copies
 }
 
+void exchange_blocks(const std::vector<DeviceWords*>& from, const std::vector<DeviceWords*>& to,
+                     const std::function<split::Block(int, int)>& block)
+{
+    exchange_blocks(team_of_devices(int(from.size())), from, to, block);
+}
+
+void move_between_members(const Team& team, const std::vector<Move>& moves)
+{
+    move_pairs(team, moves, [](const Move& m, bool) { return m.here; });
+}
+
 }  // namespace cas::gpu::detail
 
 namespace cas::gpu {
 namespace detail {
 namespace {
 // Work of at least 2^24 words (128 MiB of residues, or a transform of 2^24 words) is shared
-// (docs/measurements.md, "Multi-modular products on two GPUs").
-std::atomic<std::size_t> threshold{std::size_t(1) << 24};
+// (docs/measurements.md, "Multi-modular products on two GPUs"), unless CAS_GPU_SPLIT_WORDS says
+// otherwise at startup.
+std::size_t threshold_from_environment()
+{
+    constexpr std::size_t measured = std::size_t(1) << 24;
+    const char* env = std::getenv("CAS_GPU_SPLIT_WORDS");
+    if (!env || !*env) return measured;
+    char* end = nullptr;
+    const unsigned long long words = std::strtoull(env, &end, 10);
+    return *end == '\0' ? std::size_t(words) : measured;
+}
+std::atomic<std::size_t> threshold{threshold_from_environment()};
 std::atomic<std::size_t> prime_threshold{SIZE_MAX};
 thread_local SplitRecord last_record;
 }  // namespace

@@ -1,5 +1,6 @@
-// Work shared among the GPUs of the host (internal to gpu/): a thread per device, and blocks of
-// residue matrices moved between devices (gpu/split_plan.hpp's geometry) through NCCL.
+// Work shared among GPUs (internal to gpu/): the GPUs of the host, a thread per device, or those of
+// several MPI ranks (gpu/ranks.cu), a GPU per rank; blocks of residue matrices moved between them
+// (gpu/split_plan.hpp's geometry) through NCCL.
 //
 // NCCL is loaded when first needed (dlopen of libnccl.so.2), so that the library and cas start
 // on machines without it; a build without nccl.h, or a machine without the library, has one GPU.
@@ -14,6 +15,34 @@
 
 namespace cas::gpu::detail {
 
+// The GPUs that share one operation, members 0 .. size - 1, and those this process drives: every
+// member in one process (member d on device d), or across MPI ranks each rank's own member (its
+// rank) on its one device. Member 0 is driven by the process that holds the operands and takes the
+// result (rank 0). A shared operation runs the same steps in every process, each for the members it
+// drives and in the same order, so that their NCCL exchanges meet.
+struct Team {
+    int size = 1;
+    std::vector<int> local{0};  // the members driven here, ascending
+    bool across_ranks = false;
+    std::vector<double> speeds{1.0};  // relative, a member each
+
+    bool drives(int member) const;
+    bool leads() const { return drives(0); }
+    int device_of(int member) const { return across_ranks ? 0 : member; }
+};
+// Devices [0, devices) of this process.
+Team team_of_devices(int devices);
+
+// body(m) for each member m driven here, with OnDevice(team.device_of(m)), as on_each_device does.
+void on_each_member(const Team& team, const std::function<void(int member)>& body);
+
+// The NCCL communicator among every rank (member = rank), made by all ranks at once as they join
+// (gpu/ranks.cu).
+void make_rank_communicator();
+
+// Whether libnccl.so.2 is loaded (and this build has nccl.h); when not, why.
+bool nccl_loaded(std::string* why = nullptr);
+
 // Whether device_count() > 1 devices can exchange data here; when not, why (for gpuinfo()).
 bool devices_can_exchange(std::string* why = nullptr);
 
@@ -26,13 +55,25 @@ void on_each_device(int devices, const std::function<void(int device)>& body);
 // times clock rate (identical cards share work evenly).
 std::vector<double> device_speeds(int devices);
 
-// For every ordered pair (from, to) of devices, block(from, to) moved from arrays[from] to
-// arrays[to] (each array on its own device), then every stream synchronised. Blocks between
-// different devices go through NCCL, packed and unpacked by 2-D copies where their rows are not
-// contiguous; a device's block to itself is one 2-D copy. Pass `to` == `from` arrays for in-place
-// gathers only when the blocks cannot overlap.
+// For every ordered pair (from, to) of members, block(from, to) moved from arrays[from] to
+// arrays[to] (each array on its member's device; only the driven members' are read), then every
+// driven member's stream synchronised. Blocks between different members go through NCCL, packed
+// and unpacked by 2-D copies where their rows are not contiguous; a member's block to itself is
+// one 2-D copy. Pass `to` == `from` arrays for in-place gathers only when the blocks cannot overlap.
+void exchange_blocks(const Team& team, const std::vector<DeviceWords*>& from, const std::vector<DeviceWords*>& to,
+                     const std::function<split::Block(int from, int to)>& block);
+// The same among devices [0, from.size()) of this process.
 void exchange_blocks(const std::vector<DeviceWords*>& from, const std::vector<DeviceWords*>& to,
                      const std::function<split::Block(int from, int to)>& block);
+
+// Whole arrays sent from one member to another (one NCCL group): `here` is the source in the
+// process driving `from` and the target, already sized, in the process driving `to`.
+struct Move {
+    int from = 0, to = 0;
+    void* here = nullptr;
+    std::size_t bytes = 0;
+};
+void move_between_members(const Team& team, const std::vector<Move>& moves);
 
 // Operations whose work reaches this many words (residue words of every prime; a single prime's
 // transform length) are shared among the devices: set_split_threshold.

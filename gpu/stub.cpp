@@ -3,6 +3,7 @@
 #include "gpu/big_prime.hpp"
 #include "gpu/crt.hpp"
 #include "gpu/ntt.hpp"
+#include "gpu/ranks.hpp"
 
 namespace cas::gpu {
 
@@ -11,6 +12,14 @@ namespace {
 }  // namespace
 
 bool available() { return false; }
+// Under mpirun there is no engine to serve: rank 0 works alone and the others end.
+bool join_ranks(int*, char***) { return launcher::rank_from_environment() == 0; }
+int ranks() { return 1; }
+int sharing_ranks(std::string* why)
+{
+    if (why) *why = "built without CUDA";
+    return 1;
+}
 DeviceInfo device_info() { unavailable(); }
 DeviceInfo device_info(int) { unavailable(); }
 int device_count() { return 0; }

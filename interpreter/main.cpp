@@ -4,6 +4,7 @@
 #include "algebra/support/error.hpp"
 #include "algebra/values/format.hpp"
 #include "gpu/ntt.hpp"
+#include "gpu/ranks.hpp"
 #include "interpreter/interpreter.hpp"
 #include "interpreter/interrupt_mask.hpp"
 #include "interpreter/jupyter/kernel.hpp"
@@ -235,6 +236,8 @@ struct MainArgs {
 // functions up to Interpreter::max_depth calls), so it runs on a thread with a
 // large stack; the memory is reserved, not used, until needed.
 int main(int argc, char** argv) {
+  // Under mpirun, ranks other than 0 serve rank 0's GPU engine here and end with it.
+  if (!cas::gpu::join_ranks(&argc, &argv)) return 0;
   MainArgs args{argc, argv, 0};
   pthread_attr_t attr;
   pthread_attr_init(&attr);

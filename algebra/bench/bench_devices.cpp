@@ -14,6 +14,9 @@
 // Columns: 1 GPU ms, N GPUs ms (best of the runs that fit S seconds, at least 3), 1 GPU / N GPUs,
 // the primes on each device, and whether the two results agree. --threshold sets the split's
 // threshold in residue words (gpu::set_split_threshold) for the N-GPU column.
+// Under mpirun (one GPU a rank: mpirun -n 2 cas-bench-devices) the N GPUs are the ranks' and the
+// one-GPU column is rank 0's alone (nothing shared); the zp rows, shared only within a process,
+// are left out.
 #include "algebra/bench/best_time.hpp"
 #include "algebra/multimodular/multimodular.hpp"
 #include "algebra/multimodular/zresultant.hpp"
@@ -21,6 +24,7 @@
 
 #include "gpu/crt.hpp"
 #include "gpu/ntt.hpp"
+#include "gpu/ranks.hpp"
 
 #include <flint/fmpz_poly.h>
 
@@ -39,6 +43,22 @@ struct Options {
   long threshold = -1;  // the library's own
 };
 
+// The GPUs that share work: the MPI ranks' (one each) or this process's (set in main).
+struct Gpus {
+  bool ranks = false;
+  int count = 1;
+  size_t shared_from = 0;  // the split threshold of the N-GPU column
+
+  // One GPU, or all of them, for what follows.
+  void use(bool all) const {
+    if (ranks)
+      cas::gpu::set_split_threshold(all ? shared_from : SIZE_MAX);
+    else
+      cas::gpu::set_devices_used(all ? count : 1);
+  }
+};
+Gpus gpus;
+
 std::string shares(const cas::gpu::SplitRecord& split) {
   std::string text;
   for (size_t primes : split.primes_per_device) text += (text.empty() ? "" : " + ") + std::to_string(primes);
@@ -48,15 +68,14 @@ std::string shares(const cas::gpu::SplitRecord& split) {
 // Times run() on one GPU and on all of them; same() compares the two results it kept.
 void row(const Options& o, const char* name, const std::string& size, const std::function<void(int devices)>& run,
          const std::function<bool()>& same) {
-  const int all = cas::gpu::device_count();
-  const int saved = cas::gpu::set_devices_used(1);
+  const int all = gpus.count;
+  gpus.use(false);
   run(1);  // warm-up: tables, pools, pinned buffers
   const double one = cas::bench::best_ms(o.seconds, [&] { run(1); });
-  cas::gpu::set_devices_used(all);
+  gpus.use(true);
   run(all);
   const double many = cas::bench::best_ms(o.seconds, [&] { run(all); });
   const std::string split = shares(cas::gpu::last_split());
-  cas::gpu::set_devices_used(saved);
   std::printf("| %s | %s | %.2f | %.2f | %.2fx | %s | %s |\n", name, size.c_str(), one, many, one / many, split.c_str(),
               same() ? "yes" : "NO");
   std::fflush(stdout);
@@ -140,6 +159,7 @@ void resultant_rows(const Options& o, flint_rand_t state) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (!cas::gpu::join_ranks(&argc, &argv)) return 0;
   Options o;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--seconds")) o.seconds = std::atof(argv[i + 1]);
@@ -150,22 +170,24 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  gpus.ranks = cas::gpu::sharing_ranks() > 1;
+  gpus.count = gpus.ranks ? cas::gpu::sharing_ranks() : cas::gpu::device_count();
   std::string why;
-  if (!cas::gpu::devices_share_work(&why)) {
+  if (!gpus.ranks && !cas::gpu::devices_share_work(&why)) {
     std::printf("cas-bench-devices: nothing to compare (%s)\n", why.c_str());
     return 0;
   }
-  if (o.threshold >= 0) cas::gpu::set_split_threshold(size_t(o.threshold));
+  gpus.shared_from = o.threshold >= 0 ? size_t(o.threshold) : cas::gpu::set_split_threshold(0);
+  cas::gpu::set_split_threshold(gpus.shared_from);
   cas::gpu::set_prime_split_threshold(0);  // the zp rows' N-GPU column: shared whatever their length
-  std::printf("devices: %d x %s\n\n", cas::gpu::device_count(), cas::gpu::describe().c_str());
-  std::printf("| row | size | 1 GPU ms | %d GPUs ms | 1 / %d | primes a device | same |\n", cas::gpu::device_count(),
-              cas::gpu::device_count());
+  std::printf("devices: %d x %s%s\n\n", gpus.count, cas::gpu::describe().c_str(), gpus.ranks ? ", one a rank" : "");
+  std::printf("| row | size | 1 GPU ms | %d GPUs ms | 1 / %d | primes a device | same |\n", gpus.count, gpus.count);
   std::printf("| --- | --- | --- | --- | --- | --- | --- |\n");
   flint_rand_t state;
   flint_randinit(state);
   if (o.only.empty() || o.only == "zx") zx_rows(o, state);
   if (o.only.empty() || o.only == "zx-gpu") zx_gpu_rows(o, state);
-  if (o.only.empty() || o.only == "zp") zp_rows(o, state);
+  if (!gpus.ranks && (o.only.empty() || o.only == "zp")) zp_rows(o, state);
   if (o.only.empty() || o.only == "power") power_rows(o, state);
   if (o.only.empty() || o.only == "integer") integer_rows(o, state);
   if (o.only.empty() || o.only == "zres") resultant_rows(o, state);

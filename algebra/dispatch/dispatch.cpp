@@ -6,6 +6,7 @@
 #include "algebra/support/parallel.hpp"
 
 #include "gpu/ntt.hpp"
+#include "gpu/ranks.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -341,9 +342,22 @@ std::string mebibytes(size_t bytes) {
   return text;
 }
 
+// Under mpirun: the ranks, and whether their GPUs share work (gpu/ranks.hpp).
+void report_ranks(std::vector<std::string>& lines) {
+  const int ranks = gpu::ranks();
+  if (ranks <= 1) return;
+  std::string why;
+  const int sharing = gpu::sharing_ranks(&why);
+  lines.push_back("MPI: " + std::to_string(ranks) + " ranks" +
+                  (sharing > 1 ? ", a GPU each; large multi-modular products, powers and resultants are shared among "
+                                 "their GPUs through NCCL"
+                               : "; work is not shared among them (" + why + "): rank 0 works alone"));
+}
+
 // The report's first lines: the device as gpu::describe() gives it when one GPU is in use; with
 // several, how many, whether multi-modular work is shared among them, and one line each.
 void report_devices(std::vector<std::string>& lines) {
+  report_ranks(lines);
   const int used = gpus_in_use();
   const int visible = used > 0 ? gpu::visible_devices() : 0;
   const std::string limited = " visible: CAS_GPU_DEVICES or gpus(n) limits them";

@@ -9,6 +9,8 @@
 #include "algebra/fourier/fourier.hpp"
 #include "algebra/poly/zpoly.hpp"
 #include "algebra/values/value.hpp"
+#include "gpu/ntt.hpp"
+#include "gpu/ranks.hpp"
 
 #include <catch2/catch.hpp>
 #include <flint/flint.h>
@@ -28,6 +30,13 @@ inline bool skipped_without_gpu(const char* untested) {
   if (gpu_usable()) return false;
   WARN("SKIPPED: no CUDA device; " << untested << " is not exercised");
   return true;
+}
+
+// The GPUs that share multi-modular work: the MPI ranks' under mpirun (gpu/ranks.hpp), else this
+// process's devices.
+inline int sharing_gpus() {
+  const int ranks = gpu::sharing_ranks();
+  return ranks > 1 ? ranks : gpu::device_count();
 }
 
 // Restores the GPU mode of before when the test ends (and sets `mode` for it, when given).

@@ -216,7 +216,7 @@ TEST_CASE("Z[x] resultant through primes equals fmpz_poly_resultant (GPU engine)
 
 TEST_CASE("Z[x] resultant with its primes shared among several GPUs (GPU engine)", "[zresultant][gpu][devices]") {
   if (skip_without_gpu()) return;
-  if (cas::gpu::device_count() < 2) {
+  if (cas::test::sharing_gpus() < 2) {
     WARN("SKIPPED: one GPU; resultants shared among GPUs are not exercised");
     return;
   }
@@ -230,7 +230,7 @@ TEST_CASE("Z[x] resultant with its primes shared among several GPUs (GPU engine)
     Fmpz ours;
     cas::resultant_multimodular(ours.get(), a, b, ProductEngine::Gpu);
     CHECK(fmpz_equal(ours.get(), flint_resultant(a, b).get()));
-    CHECK(cas::gpu::last_split().devices() == cas::gpu::device_count());
+    CHECK(cas::gpu::last_split().devices() == cas::test::sharing_gpus());
   }
   cas::gpu::set_split_threshold(saved);
 }
