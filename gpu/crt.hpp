@@ -99,7 +99,9 @@ std::size_t set_warp_garner_limit(std::size_t count);
 std::size_t set_split_threshold(std::size_t words);
 // A product modulo one prime (gpu::multiply_mod from host arrays) is shared between two devices
 // when one lacks the memory for it, and from this transform length (by default SIZE_MAX: never
-// otherwise); returns the previous setting. For tests and benchmarks.
+// otherwise); so is one host-to-host transform (forward_into, inverse_into), by the four-step
+// decomposition over every device that exchanges data (one device alone when none does). Returns
+// the previous setting. For tests and benchmarks.
 std::size_t set_prime_split_threshold(std::size_t length);
 // How the calling thread's last product on the GPU was shared: its primes on each device used
 // (one entry when it ran on one device). A product modulo one prime (gpu::multiply_mod) shared

@@ -86,6 +86,12 @@ std::size_t prime_split_threshold();
 // Records how the calling thread's last operation on the GPU was shared (last_split()).
 void record_split(const std::vector<std::size_t>& primes_per_device);
 
+// One transform of length n (a power of two >= 4) modulo p at w, host `in` to host `out` (which
+// may be `in`), by the four-step decomposition over the team's devices (gpu/ntt_split.cu); the
+// inverse includes 1/n.
+void four_step_transform(const Team& team, const std::uint64_t* in, std::uint64_t* out, std::size_t n,
+                         std::uint64_t p, std::uint64_t w, bool inverse);
+
 // A product modulo p shared between two devices (gpu/polymul_split.cu): whether it applies (one
 // prime, transform length n >= threshold, both operands at most n / 2, two devices that
 // exchange), and the product itself into out[0, na + nb - 1).

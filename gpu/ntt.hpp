@@ -148,7 +148,10 @@ std::vector<std::uint64_t> inverse(const std::vector<std::uint64_t>& values, std
 // each; out == in transforms in place): no std::vector to allocate and fill, and 32-bit words over
 // PCIe and in the passes when p < 2^31 (half the bytes both ways). A fresh `out`, never touched
 // (as cas's fft makes it), takes its page faults on the copy workers while the GPU computes.
-// inverse_into includes 1/n, as inverse() does.
+// inverse_into includes 1/n, as inverse() does. One vector (count == n) longer than 2^30 words, or
+// one that a device lacks the memory for, goes through the four-step decomposition: transforms of
+// the columns and rows of an n1 x n2 matrix, shared among the devices that exchange data through
+// NCCL (gpu/ntt_split.cu); set_prime_split_threshold (gpu/crt.hpp) lowers that length.
 void forward_into(const std::uint64_t* in, std::uint64_t* out, std::size_t count, std::size_t n, std::uint64_t p,
                   std::uint64_t w, Algorithm algorithm = Algorithm::fast);
 void inverse_into(const std::uint64_t* in, std::uint64_t* out, std::size_t count, std::size_t n, std::uint64_t p,

@@ -1,6 +1,7 @@
 // The transform entry points: argument checks, the word size, the twiddle tables, the choice of
 // kernel, and the inverse (the transform at w^-1 followed by the factor 1/n).
 #include "gpu/detail.cuh"
+#include "gpu/devices.cuh"
 
 namespace cas::gpu {
 namespace detail {
@@ -124,13 +125,24 @@ static std::vector<std::uint64_t> host_transform(const std::vector<std::uint64_t
     host_transform_64(values.data(), out.data(), out.size(), n, p, w, inverse_direction, a);
     return out;
 }
+// One vector longer than a single transform (2^30 words), or as long as the split threshold of
+// one prime (set_prime_split_threshold), takes the four-step decomposition, shared among the
+// devices that exchange data (gpu/ntt_split.cu); so does one that a device lacks the memory for.
+static bool takes_four_steps(std::size_t count, std::size_t n)
+{
+    return count == n && n >= 4 && (n > (std::size_t(1) << 30) || n >= detail::prime_split_threshold());
+}
+static void four_step_into(const std::uint64_t* in, std::uint64_t* out, std::size_t n, std::uint64_t p,
+                           std::uint64_t w, bool inverse_direction)
+{
+    const int devices = detail::devices_can_exchange() ? device_count() : 1;
+    detail::four_step_transform(detail::team_of_devices(devices), in, out, n, p, w, inverse_direction);
+}
 // 32-bit words when p < 2^31 and every word fits them (entries below p do); 64-bit words otherwise.
 // `in` is read whole before `out` is written, so out == in is safe.
-static void host_transform_into(const std::uint64_t* in, std::uint64_t* out, std::size_t count, std::size_t n,
-                                std::uint64_t p, std::uint64_t w, bool inverse_direction, Algorithm a)
+static void one_transform_into(const std::uint64_t* in, std::uint64_t* out, std::size_t count, std::size_t n,
+                               std::uint64_t p, std::uint64_t w, bool inverse_direction, Algorithm a)
 {
-    require_whole_vectors(count, n);
-    detail::require_device();
     if (p < (std::uint64_t(1) << 31)) {
         DeviceWords32 narrow(count);
         if (detail::upload_narrowed(narrow.data(), in, count)) {
@@ -140,6 +152,21 @@ static void host_transform_into(const std::uint64_t* in, std::uint64_t* out, std
         }
     }
     host_transform_64(in, out, count, n, p, w, inverse_direction, a);
+}
+static void host_transform_into(const std::uint64_t* in, std::uint64_t* out, std::size_t count, std::size_t n,
+                                std::uint64_t p, std::uint64_t w, bool inverse_direction, Algorithm a)
+{
+    require_whole_vectors(count, n);
+    detail::require_device();
+    if (a == Algorithm::fast && takes_four_steps(count, n)) return four_step_into(in, out, n, p, w, inverse_direction);
+    try {
+        detail::record_split({1});
+        one_transform_into(in, out, count, n, p, w, inverse_direction, a);
+    } catch (const OutOfMemory&) {
+        // out is written last: untouched when the memory ran out
+        if (a != Algorithm::fast || count != n || n < 4 || !detail::devices_can_exchange()) throw;
+        four_step_into(in, out, n, p, w, inverse_direction);
+    }
 }
 void forward_into(const std::uint64_t* in, std::uint64_t* out, std::size_t count, std::size_t n, std::uint64_t p,
                   std::uint64_t w, Algorithm a)

@@ -87,6 +87,16 @@ inline Block gather_columns(std::size_t rows, const std::vector<Range>& columns,
     return {0, c.size(), c.begin, columns.back().end, rows, c.size()};
 }
 
+// The four-step transform's all-to-alls (gpu/ntt_split.cu) move parts of a matrix of `width`
+// columns held by ranges of its rows to ranges of its columns: device `from` holds rows R_from,
+// |R_from| x width; device `to` takes columns C_to of every row, height x |C_to| (row i in row i).
+inline Block rows_to_column_ranges(const std::vector<Range>& rows, const std::vector<Range>& columns, std::size_t width,
+                                   int from, int to)
+{
+    const Range r = rows[std::size_t(from)], c = columns[std::size_t(to)];
+    return {c.begin, width, r.begin * c.size(), c.size(), r.size(), c.size()};
+}
+
 // The block's words copied on the host: what the devices' exchanges do, for the CPU's tests.
 inline void move_block(const std::uint64_t* from, std::uint64_t* to, const Block& b)
 {

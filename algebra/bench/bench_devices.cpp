@@ -8,6 +8,9 @@
 //   zp        products modulo the 62-bit prime 4611685941117976577 (gpu::multiply_mod, host to
 //             host): one prime, shared between two GPUs as products modulo x^M - 1 and x^M + 1
 //             (cas shares them only when one GPU lacks the memory; here always)
+//   ntt       one forward transform modulo the same prime (gpu::forward_into, host to host): one
+//             transform on one GPU against the four-step decomposition shared by all of them
+//             (cas shares one only past 2^30 words, or when one GPU lacks the memory)
 //   power     f^e in Z[x]
 //   integer   integer products of B bits by B bits
 //   zres      Z[x] resultants of two 2^K-term polynomials of 64-bit coefficients
@@ -15,8 +18,8 @@
 // the primes on each device, and whether the two results agree. --threshold sets the split's
 // threshold in residue words (gpu::set_split_threshold) for the N-GPU column.
 // Under mpirun (one GPU a rank: mpirun -n 2 cas-bench-devices) the N GPUs are the ranks' and the
-// one-GPU column is rank 0's alone (nothing shared); the zp rows, shared only within a process,
-// are left out.
+// one-GPU column is rank 0's alone (nothing shared); the zp and ntt rows, shared only within a
+// process, are left out.
 #include "algebra/bench/best_time.hpp"
 #include "algebra/multimodular/multimodular.hpp"
 #include "algebra/multimodular/zresultant.hpp"
@@ -127,6 +130,25 @@ void zp_rows(const Options& o, flint_rand_t state) {
   }
 }
 
+void transform_rows(const Options& o, flint_rand_t state) {
+  const ulong p = 4611685941117976577ull;
+  for (int log_n : {26, 28, 30}) {
+    const size_t n = size_t{1} << log_n;
+    const ulong w = cas::gpu::root_of_unity(p, n);
+    std::vector<ulong> x(n), X[2];
+    for (ulong& v : x) v = n_randint(state, p);
+    X[0].resize(n);
+    X[1].resize(n);
+    row(o, "ntt", "2^" + std::to_string(log_n),
+        [&](int devices) {
+          const size_t saved = cas::gpu::set_prime_split_threshold(devices > 1 ? 0 : SIZE_MAX);
+          cas::gpu::forward_into(x.data(), X[devices > 1].data(), n, n, p, w);
+          cas::gpu::set_prime_split_threshold(saved);
+        },
+        [&] { return X[0] == X[1]; });
+  }
+}
+
 void power_rows(const Options& o, flint_rand_t state) {
   const cas::ZPoly f = random_zpoly(state, slong(1) << 18, 500);
   cas::ZPoly c[2];
@@ -188,6 +210,7 @@ int main(int argc, char** argv) {
   if (o.only.empty() || o.only == "zx") zx_rows(o, state);
   if (o.only.empty() || o.only == "zx-gpu") zx_gpu_rows(o, state);
   if (!gpus.ranks && (o.only.empty() || o.only == "zp")) zp_rows(o, state);
+  if (!gpus.ranks && (o.only.empty() || o.only == "ntt")) transform_rows(o, state);
   if (o.only.empty() || o.only == "power") power_rows(o, state);
   if (o.only.empty() || o.only == "integer") integer_rows(o, state);
   if (o.only.empty() || o.only == "zres") resultant_rows(o, state);

@@ -299,6 +299,10 @@ std::string residency(const OperationDetail& d) {
 std::string shared_among_gpus(const EngineNote& n) {
   const OperationDetail& d = n.detail;
   if (d.devices < 2) return "";
+  if (is(n, "gpu ntt"))  // one transform: gpu/ntt_split.cu
+    return "; shared among " + number(d.devices) +
+           " GPUs by the four-step decomposition (the transforms of the columns and of the rows of a matrix, "
+           "an all-to-all between them)";
   if (is(n, "gpu ntt product"))  // one prime: gpu/polymul_split.cu
     return "; shared between 2 GPUs: one takes the product modulo x^m - 1, the other modulo x^m + 1 (transforms "
            "of length m, half the product's)";

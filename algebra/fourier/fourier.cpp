@@ -22,6 +22,7 @@
 
 #include "gpu/big_prime.hpp"
 #include "gpu/big_prime_gf.hpp"
+#include "gpu/crt.hpp"
 #include "gpu/ntt.hpp"
 
 #include <algorithm>
@@ -178,7 +179,9 @@ bool transform_on_gpu(const ulong* in, ulong* out, size_t n, ulong w, bool inver
     return false;
   }
   const Fmpz root(inverse ? n_invmod(w, m.word()) : w);  // :explain names the root the transform runs at
-  engine_note("gpu ntt", static_cast<double>(n), transform_detail(n, root.get(), m));
+  OperationDetail detail = transform_detail(n, root.get(), m);
+  note_primes_per_device(detail, gpu::last_split().primes_per_device);
+  engine_note("gpu ntt", static_cast<double>(n), detail);
   return true;
 }
 

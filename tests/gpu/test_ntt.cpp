@@ -2,6 +2,8 @@
 // definition X_k = sum_j x_j w^(jk) (checked at sampled k by Horner) and against each other.
 #include "support.hpp"
 
+#include "gpu/crt.hpp"
+
 #include <memory>
 
 using namespace cas::gpu;
@@ -189,6 +191,49 @@ TEST_CASE("host transforms into a fresh array or in place agree with the vector 
     }
     std::vector<std::uint64_t> twelve(12, 1);
     CHECK_THROWS_AS(forward_into(twelve.data(), twelve.data(), 12, 8, 998244353, 3), cas::gpu::Error);  // not n * batch
+}
+
+// With the split threshold at 0 every host vector of 4 words or more takes the four-step
+// decomposition (gpu/ntt_split.cu), on every device that exchanges data, or on the one device.
+TEST_CASE("one vector by the four-step decomposition equals the single transform", "[gpu][ntt][devices]")
+{
+    CAS_REQUIRE_GPU();
+    const std::size_t saved = set_prime_split_threshold(0);
+    const int devices = devices_share_work() ? device_count() : 1;
+    for (std::uint64_t p : transform_primes()) {
+        for (int log_n : {2, 3, 4, 7, 10, 15, 19, 22}) {
+            const std::size_t n = std::size_t(1) << log_n;
+            const std::uint64_t w = root_of_unity(p, n);
+            const auto x = random_vector(n, p);
+            INFO("p = " << hex(p) << ", n = 2^" << log_n << ", " << devices << " devices");
+            const auto X = forward(x, n, p, w);  // one transform on one device
+            FreshWords out(n);
+            forward_into(x.data(), out.data(), n, n, p, w);
+            CHECK(last_split().devices() == devices);
+            CHECK(out.contents() == X);
+            CHECK(out.sentinel_intact());
+            auto y = X;
+            inverse_into(y.data(), y.data(), n, n, p, w);
+            CHECK(y == x);
+        }
+    }
+    set_prime_split_threshold(saved);
+}
+
+// Hidden (run with "[large]"): past the 2^30 words of a single transform, the four-step
+// decomposition on every device that exchanges data (16 GiB of input).
+TEST_CASE("length 2^31: the four-step round trip, X_0 and X_(n-1) match the definition", "[.][large]")
+{
+    CAS_REQUIRE_GPU();
+    const std::size_t n = std::size_t(1) << 31;
+    const std::uint64_t p = ntt_primes(62, 31, 1).at(0), w = root_of_unity(p, n);
+    INFO("p = " << hex(p));
+    const auto x = random_vector(n, p);
+    std::vector<std::uint64_t> X(n);
+    forward_into(x.data(), X.data(), n, n, p, w);
+    check_definition(x, X, 0, n, p, w, 2);
+    inverse_into(X.data(), X.data(), n, n, p, w);
+    CHECK(X == x);
 }
 
 TEST_CASE("transform arguments are checked", "[gpu][ntt]")

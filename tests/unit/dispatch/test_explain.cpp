@@ -309,6 +309,14 @@ TEST_CASE(":explain names the primes each GPU took when several shared the work"
   CHECK_THAT(cas::explain_note(note), Catch::EndsWith("; shared between 2 GPUs: one takes the product modulo x^m - 1, "
                                                       "the other modulo x^m + 1 (transforms of length m, half the "
                                                       "product's)"));
+  // One transform shared by the four-step decomposition; on one GPU, the one-GPU sentence.
+  note.what = "gpu ntt";
+  cas::note_primes_per_device(note.detail, {1, 1});
+  CHECK_THAT(cas::explain_note(note), Catch::EndsWith("; shared among 2 GPUs by the four-step decomposition (the "
+                                                      "transforms of the columns and of the rows of a matrix, an "
+                                                      "all-to-all between them)"));
+  cas::note_primes_per_device(note.detail, {1});
+  CHECK_THAT(cas::explain_note(note), !Catch::Contains("shared"));
   // The CPU's notes hold no devices: their sentences say nothing of GPUs.
   note.what = "cpu crt";
   cas::note_primes_per_device(note.detail, {});

@@ -122,6 +122,88 @@ TEST_CASE("split: columns to rows and back move every residue to its place", "[s
   }
 }
 
+// x's DFT of length n at w modulo p, by its definition.
+Words dft(const Words& x, ulong w, nmod_t mod) {
+  Words X(x.size(), 0);
+  for (size_t k = 0; k < x.size(); k++) {
+    const ulong wk = n_powmod2_ui_preinv(w, k, mod.n, mod.ninv);
+    ulong power = 1;
+    for (size_t j = 0; j < x.size(); j++) {
+      X[k] = nmod_add(X[k], nmod_mul(x[j], power, mod), mod);
+      power = nmod_mul(power, wk, mod);
+    }
+  }
+  return X;
+}
+
+// A matrix of `width` columns held by row ranges moved to column ranges (height x |column range|),
+// as gpu/ntt_split.cu's all-to-alls move it.
+std::vector<Words> to_column_ranges(const std::vector<Words>& parts, const std::vector<Range>& rows,
+                                    const std::vector<Range>& columns, size_t width) {
+  std::vector<Words> moved;
+  for (const Range& c : columns) moved.emplace_back(rows.back().end * c.size(), 0);
+  exchange(parts, moved, [&](int from, int to) { return split::rows_to_column_ranges(rows, columns, width, from, to); });
+  return moved;
+}
+
+// Column j (of the range c) of a height x |c| matrix.
+Words column_of(const Words& m, size_t height, Range c, size_t j) {
+  Words out(height);
+  for (size_t i = 0; i < height; i++) out[i] = m[i * c.size() + (j - c.begin)];
+  return out;
+}
+
+// The four-step transform of gpu/ntt_split.cu run on the host: each device's transforms by the
+// DFT's definition, its transposes by indexing, and the three all-to-alls by
+// split::rows_to_column_ranges.
+Words four_step_on_host(const Words& x, size_t n1, ulong w, nmod_t mod, const std::vector<double>& weights) {
+  const size_t n = x.size(), n2 = n / n1;
+  const std::vector<Range> rows1 = split::by_weights(n1, weights), rows2 = split::by_weights(n2, weights);
+  auto power = [&](ulong base, size_t e) { return n_powmod2_ui_preinv(base, e, mod.n, mod.ninv); };
+  std::vector<Words> parts;  // step 1: rows j1 of M, then columns j2
+  for (const Range& r : rows1) parts.emplace_back(x.begin() + long(r.begin * n2), x.begin() + long(r.end * n2));
+  std::vector<Words> columns = to_column_ranges(parts, rows1, rows2, n2), spectra;
+  for (size_t d = 0; d < rows2.size(); d++) {  // step 2: each column transformed along j1, twiddled
+    Words part;
+    for (size_t j2 = rows2[d].begin; j2 < rows2[d].end; j2++) {
+      const Words spectrum = dft(column_of(columns[d], n1, rows2[d], j2), power(w, n2), mod);
+      for (size_t k1 = 0; k1 < n1; k1++) part.push_back(nmod_mul(spectrum[k1], power(w, (j2 * k1) % n), mod));
+    }
+    spectra.push_back(part);
+  }
+  std::vector<Words> by_k1 = to_column_ranges(spectra, rows2, rows1, n1), rows_of_k1;
+  for (size_t d = 0; d < rows1.size(); d++) {  // step 3: each row k1 transformed along j2
+    Words part;
+    for (size_t k1 = rows1[d].begin; k1 < rows1[d].end; k1++) {
+      const Words spectrum = dft(column_of(by_k1[d], n2, rows1[d], k1), power(w, n1), mod);
+      part.insert(part.end(), spectrum.begin(), spectrum.end());
+    }
+    rows_of_k1.push_back(part);
+  }
+  const std::vector<Words> by_k2 = to_column_ranges(rows_of_k1, rows1, rows2, n2);
+  Words X(n, 0);
+  for (size_t d = 0; d < rows2.size(); d++)  // step 4: rows k2 of the n2 x n1 output
+    for (size_t k1 = 0; k1 < n1; k1++)
+      for (size_t k2 = rows2[d].begin; k2 < rows2[d].end; k2++)
+        X[n1 * k2 + k1] = by_k2[d][k1 * rows2[d].size() + (k2 - rows2[d].begin)];
+  return X;
+}
+
+TEST_CASE("split: the four-step transform's all-to-alls put every entry in its place", "[split]") {
+  nmod_t mod;
+  nmod_init(&mod, 998244353);  // 2^23 divides p - 1; 3 generates
+  for (const std::vector<double>& weights : speed_sets()) {
+    for (int log_n : {2, 5, 8, 9}) {
+      const size_t n = size_t{1} << log_n, n1 = size_t{1} << (log_n / 2);
+      INFO("devices " << weights.size() << ", n 2^" << log_n);
+      const ulong w = n_powmod2_ui_preinv(3, (mod.n - 1) >> log_n, mod.n, mod.ninv);
+      Words x(n);
+      for (size_t i = 0; i < n; i++) x[i] = (i * 7919 + 13) % mod.n;
+      CHECK(four_step_on_host(x, n1, w, mod, weights) == dft(x, w, mod));
+    }
+  }
+}
+
 // The limb matrix of coefficients [r.begin, r.end) of a whole one.
 cas::crt::LimbMatrix range_of(const cas::crt::LimbMatrix& m, Range r) {
   cas::crt::LimbMatrix part;
