@@ -503,18 +503,15 @@ std::vector<std::uint64_t> resultants_of_limb_sources(const LimbSource& a, const
 
 namespace detail {
 namespace {
-// Rank 0's operand, whole, on every rank (a broadcast); a source over it.
-crt::LimbMatrix broadcast_operand(const LimbSource& source)
+// Rank 0's operand, whole (m on rank 0, pulled from `source`), on every rank: a broadcast.
+void broadcast_operand(crt::LimbMatrix& m, const LimbSource& source)
 {
-    crt::LimbMatrix m;
-    if (this_rank() == 0) m = pull_matrix(source, source.count);
     m.count = source.count;
     m.width = source.width;
     m.limbs.resize(m.count * m.width);
     m.negative.resize(m.count);
     broadcast_from_rank0(m.limbs.data(), m.limbs.size() * sizeof(std::uint64_t));
     broadcast_from_rank0(m.negative.data(), m.negative.size() * sizeof(std::uint32_t));
-    return m;
 }
 }  // namespace
 
@@ -532,8 +529,13 @@ void resultants_split(const Team& team, const LimbSource& a, const LimbSource& b
         // operands have at most longest_resultant_row() terms).
         crt::LimbMatrix whole_a, whole_b;
         if (team.across_ranks) {
-            whole_a = broadcast_operand(a);
-            whole_b = broadcast_operand(b);
+            if (this_rank() == 0) {
+                whole_a = pull_matrix(a, a.count);
+                whole_b = pull_matrix(b, b.count);
+            }
+            agree_before_exchange(team);
+            broadcast_operand(whole_a, a);
+            broadcast_operand(whole_b, b);
         }
         const LimbSource& source_a = team.across_ranks ? source_of(whole_a) : a;
         const LimbSource& source_b = team.across_ranks ? source_of(whole_b) : b;
@@ -555,6 +557,7 @@ void resultants_split(const Team& team, const LimbSource& a, const LimbSource& b
             std::vector<std::size_t> per_rank(std::size_t(rank_count()), 0);
             std::copy(counts.begin(), counts.end(), per_rank.begin());
             const std::vector<std::uint64_t> none;
+            agree_before_exchange(team);
             all = gather_to_rank0(team.local.empty() ? none : parts[std::size_t(this_rank())], per_rank);
         } else {
             for (const std::vector<std::uint64_t>& part : parts) all.insert(all.end(), part.begin(), part.end());

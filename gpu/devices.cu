@@ -120,19 +120,25 @@ void move_pairs(const Team& team, const std::vector<Move>& moves, Address&& addr
     const Nccl& n = nccl();
     if (!n.missing.empty()) throw Error("exchange between devices: " + n.missing);
     for (int m : team.local) communicator(team, m);  // made before the group, not inside it
-    n.check(n.group_start(), "ncclGroupStart");
-    for (const Move& m : moves) {
-        if (m.bytes == 0) continue;
-        if (team.drives(m.from)) {
-            OnDevice on(team.device_of(m.from));
-            n.check(n.send(address(m, true), m.bytes, ncclUint8, m.to, communicator(team, m.from), stream()), "ncclSend");
+    agree_before_exchange(team);
+    try {
+        n.check(n.group_start(), "ncclGroupStart");
+        for (const Move& m : moves) {
+            if (m.bytes == 0) continue;
+            if (team.drives(m.from)) {
+                OnDevice on(team.device_of(m.from));
+                n.check(n.send(address(m, true), m.bytes, ncclUint8, m.to, communicator(team, m.from), stream()), "ncclSend");
+            }
+            if (team.drives(m.to)) {
+                OnDevice on(team.device_of(m.to));
+                n.check(n.recv(address(m, false), m.bytes, ncclUint8, m.from, communicator(team, m.to), stream()), "ncclRecv");
+            }
         }
-        if (team.drives(m.to)) {
-            OnDevice on(team.device_of(m.to));
-            n.check(n.recv(address(m, false), m.bytes, ncclUint8, m.from, communicator(team, m.to), stream()), "ncclRecv");
-        }
+        n.check(n.group_end(), "ncclGroupEnd");
+    } catch (const std::exception& e) {
+        if (team.across_ranks) abort_ranks(std::string(e.what()) + " inside an exchange among the ranks");  // they wait in it
+        throw;
     }
-    n.check(n.group_end(), "ncclGroupEnd");
 #else
     (void)team;
     (void)address;

@@ -133,7 +133,7 @@ void serve_rank_zero()
         if (call.kind == SharedKind::stop) return;
         try {
             run_announced(team_of_ranks(int(call.members)), call, primes);
-        } catch (const std::exception& e) {
+        } catch (const std::exception& e) {  // run_shared ends failed steps; anything else is unforeseen
             abort_ranks(e.what());
         }
     }
@@ -189,10 +189,20 @@ void announce(const Team& team, const SharedCall& call, const std::vector<std::u
     send_call(told, primes);
 }
 
+Agreement agree(StepState mine)
+{
+    // the worst state first, then the first rank in it: one maximum of state * 2^20 - rank
+    const long long key = (long long)mine * (1 << 20) - this_rank();
+    long long worst = 0;
+    check_mpi(MPI_Allreduce(&key, &worst, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
+    if (worst <= 0) return {};
+    const long long state = (worst + (1 << 20) - 1) >> 20;
+    return {StepState(state), int(state * (1 << 20) - worst)};
+}
+
 void abort_ranks(const std::string& what)
 {
-    std::cerr << "cas: rank " << this_rank() << ": " << what << "; an operation shared among the ranks failed, so every rank ends"
-              << std::endl;
+    std::cerr << "cas: rank " << this_rank() << ": " << what << "; every rank ends" << std::endl;
     MPI_Abort(MPI_COMM_WORLD, 1);
     std::abort();
 }
@@ -203,12 +213,41 @@ std::vector<std::uint64_t> gather_to_rank0(const std::vector<std::uint64_t>& min
     return mine;
 }
 void announce(const Team&, const SharedCall&, const std::vector<std::uint64_t>&) {}
+Agreement agree(StepState mine) { return {mine, 0}; }
 void abort_ranks(const std::string& what)
 {
     std::cerr << "cas: " << what << std::endl;
     std::abort();
 }
 #endif
+
+RankFailed::RankFailed(const Agreement& a)
+    : Error("rank " + std::to_string(a.rank) + (a.state == StepState::out_of_memory ? "'s GPU lacks the memory for its share"
+                                                                                      : " failed in its share")),
+      agreement(a)
+{
+}
+
+void agree_before_exchange(const Team& team)
+{
+    if (!team.across_ranks) return;
+    if (const Agreement a = agree(StepState::fine); a.state != StepState::fine) throw RankFailed(a);
+}
+
+void end_failed_operation(std::exception_ptr failure, const Agreement& told)
+{
+    if (this_rank() == 0) {
+        if (failure) std::rethrow_exception(failure);
+        if (told.state == StepState::out_of_memory) throw OutOfMemory(RankFailed(told).what());
+        throw RankFailed(told);
+    }
+    if (!failure) return;
+    try {
+        std::rethrow_exception(failure);
+    } catch (const std::exception& e) {
+        std::cerr << "cas: rank " << this_rank() << ": " << e.what() << std::endl;  // rank 0 says which rank
+    }
+}
 
 }  // namespace detail
 

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -42,14 +43,42 @@ struct SharedCall {
 // On rank 0, for a team across ranks: announces the call and its primes to every other rank.
 // Nothing elsewhere.
 void announce(const Team& team, const SharedCall& call, const std::vector<std::uint64_t>& primes);
-// On the other ranks: the announced operation's steps (gpu/crt_split.cu).
+// On the other ranks: the announced operation's steps (gpu/crt_split.cu). Ranks outside the team
+// run them too, with no member of their own, so that they meet every agreement below.
 void run_announced(const Team& team, const SharedCall& call, const std::vector<std::uint64_t>& primes);
-// A failure inside an operation shared across ranks leaves the other ranks waiting for its
-// exchanges: the message goes to stderr and the whole job ends (MPI_Abort).
+
+// How each rank fared in the steps of a shared operation since the last agreement, and the
+// outcome every rank agrees on: the worst state and the first rank in it.
+enum class StepState : int { fine = 0, out_of_memory = 1, failed = 2 };
+struct Agreement {
+    StepState state = StepState::fine;
+    int rank = 0;
+};
+// An MPI_Allreduce over every rank. Every rank of an operation shared across ranks calls it at
+// the same points: before each NCCL exchange (move_between_members, exchange_blocks), before the
+// broadcasts and the gather of resultants, at the end, and once after a failure of its own. A
+// rank that fails between two points thus tells the others at the next one, instead of leaving
+// them waiting in an exchange, and the operation ends on every rank with an exception on rank 0
+// (the algebra falls back to the CPU, the session goes on).
+Agreement agree(StepState mine);
+// Thrown at an agreement point where another rank failed.
+struct RankFailed : Error {
+    Agreement agreement;
+    explicit RankFailed(const Agreement& a);
+};
+// The agreement point before an exchange: throws RankFailed when some rank failed.
+void agree_before_exchange(const Team& team);
+
+// A failure inside an NCCL exchange leaves the other ranks waiting in it (and one outside the
+// steps is unforeseen): the message goes to stderr and the whole job ends (MPI_Abort).
 [[noreturn]] void abort_ranks(const std::string& what);
 
-// steps() of an operation shared by `team`: across ranks, announced first (on rank 0), and a
-// failure ends the job.
+// After steps() failed on this rank (`failure`, null when another rank failed, told by `told`):
+// on rank 0 the exception to throw, elsewhere nothing (the rank goes back to serving).
+void end_failed_operation(std::exception_ptr failure, const Agreement& told);
+
+// steps() of an operation shared by `team`: across ranks, announced first (on rank 0), and ended
+// on every rank when any fails, rank 0 throwing.
 template <class Steps>
 void run_shared(const Team& team, const SharedCall& call, const std::vector<std::uint64_t>& primes, Steps&& steps)
 {
@@ -57,9 +86,14 @@ void run_shared(const Team& team, const SharedCall& call, const std::vector<std:
     announce(team, call, primes);
     try {
         steps();
-    } catch (const std::exception& e) {
-        abort_ranks(e.what());
+    } catch (const RankFailed& other) {
+        return end_failed_operation(nullptr, other.agreement);
+    } catch (const OutOfMemory&) {
+        return end_failed_operation(std::current_exception(), agree(StepState::out_of_memory));
+    } catch (const std::exception&) {
+        return end_failed_operation(std::current_exception(), agree(StepState::failed));
     }
+    if (const Agreement end = agree(StepState::fine); end.state != StepState::fine) end_failed_operation(nullptr, end);
 }
 
 }  // namespace cas::gpu::detail
