@@ -79,13 +79,6 @@ void send_shares_from_leader(const Team& team, std::vector<MemberLimbs>& out, Up
         for (int d = 1; d < team.size; ++d) out[std::size_t(d)] = MemberLimbs{};  // sent
 }
 
-std::vector<DeviceWords*> pointers(std::vector<DeviceWords>& arrays)
-{
-    std::vector<DeviceWords*> p;
-    for (DeviceWords& a : arrays) p.push_back(&a);
-    return p;
-}
-
 // The source's coefficients [r.begin, r.end) as a source of their own.
 LimbSource range_of(const LimbSource& source, split::Range r)
 {

@@ -65,6 +65,13 @@ void exchange_blocks(const Team& team, const std::vector<DeviceWords*>& from, co
 // The same among devices [0, from.size()) of this process.
 void exchange_blocks(const std::vector<DeviceWords*>& from, const std::vector<DeviceWords*>& to,
                      const std::function<split::Block(int from, int to)>& block);
+// Each of `arrays`, as exchange_blocks takes them.
+inline std::vector<DeviceWords*> pointers(std::vector<DeviceWords>& arrays)
+{
+    std::vector<DeviceWords*> p;
+    for (DeviceWords& a : arrays) p.push_back(&a);
+    return p;
+}
 
 // Whole arrays sent from one member to another (one NCCL group): `here` is the source in the
 // process driving `from` and the target, already sized, in the process driving `to`.

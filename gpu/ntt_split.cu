@@ -102,13 +102,6 @@ int log2_of(std::size_t n)
     return k;
 }
 
-std::vector<DeviceWords*> pointers(std::vector<DeviceWords>& arrays)
-{
-    std::vector<DeviceWords*> p;
-    for (DeviceWords& a : arrays) p.push_back(&a);
-    return p;
-}
-
 // Each device's part of a matrix of `width` columns held by row ranges `rows`, moved so that
 // each device holds the column range `columns` of every row (height x |columns_d|).
 std::vector<DeviceWords> to_column_ranges(const Team& team, std::vector<DeviceWords>& parts,
