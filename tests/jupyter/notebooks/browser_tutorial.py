@@ -12,6 +12,7 @@ Needs Debian's jupyter-notebook, python3-selenium, chromium and chromium-driver.
 """
 
 import argparse
+import http.client
 import json
 import os
 import secrets
@@ -59,6 +60,11 @@ def wait_until(condition, timeout, what, interval=0.2):
 
 # ---- the notebook server -------------------------------------------------------------------------
 
+# What a port without a notebook server behind it gives: nothing, or something that is not HTTP
+# (a kernel's ZeroMQ socket, whose greeting starts with 0xFF).
+NOT_ANSWERING = (urllib.error.URLError, ConnectionError, OSError, http.client.HTTPException)
+
+
 def free_port():
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
@@ -96,7 +102,7 @@ class NotebookServer:
                                   + self.log_text())
             try:
                 return self.request("api/status") is not None
-            except (urllib.error.URLError, ConnectionError, OSError):
+            except NOT_ANSWERING:
                 return False
         wait_until(answers, timeout, "jupyter notebook to answer")
 
@@ -112,7 +118,7 @@ class NotebookServer:
             try:
                 for kernel in self.request("api/kernels") or []:
                     self.request(f"api/kernels/{kernel['id']}", method="DELETE")
-            except (urllib.error.URLError, ConnectionError, OSError):
+            except NOT_ANSWERING:
                 pass
             signal_group(self.process.pid, signal.SIGTERM)
             try:
@@ -257,11 +263,27 @@ def check_page(driver, expected_cells):
 
 # ---- the test ------------------------------------------------------------------------------------
 
+def start_server(notebook_dir, scratch, attempts=3):
+    """A notebook server that answers. free_port() gives a port that was free a moment before: a
+    test running beside this one (a kernel's ZeroMQ sockets) may take it before the server binds
+    it, and the server, which does not move to another port, exits; then another port is tried."""
+    for attempt in range(1, attempts + 1):
+        server = NotebookServer(notebook_dir, scratch / f"notebook-server-{attempt}.log")
+        try:
+            server.wait_ready(timeout=30)
+            return server
+        except PageFailure as failure:
+            log = server.log_text()
+            server.stop()
+            if attempt == attempts:
+                raise PageFailure(f"{failure}\nthe notebook server's log:\n{log}") from None
+
+
 def run_in_browser(args, notebook_dir, scratch):
-    server = NotebookServer(notebook_dir, scratch / "notebook-server.log")
+    server = None
     driver = None
     try:
-        server.wait_ready(timeout=30)
+        server = start_server(notebook_dir, scratch)
         driver = start_chromium(args.chromium, args.chromedriver, scratch / "chromium-profile")
         open_notebook(driver, server, args.notebook, args.kernel, timeout=30)
         cells = run_all_cells(driver, args.timeout)
@@ -270,11 +292,12 @@ def run_in_browser(args, notebook_dir, scratch):
     except (PageFailure, WebDriverException) as failure:
         if driver:
             try_screenshot(driver, args.screenshot)
-        return [str(failure), "the notebook server's log:\n" + server.log_text()]
+        return [str(failure)] + (["the notebook server's log:\n" + server.log_text()] if server else [])
     finally:
         if driver:
             driver.quit()
-        server.stop()
+        if server:
+            server.stop()
 
 
 def parse_arguments():
