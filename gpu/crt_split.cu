@@ -149,17 +149,6 @@ ReduceRows rows_from(const DeviceWords& matrix, std::size_t count)
     };
 }
 
-// Arrays of `words(d)` words on the members driven here.
-std::vector<DeviceWords> arrays_on_members(const Team& team, const std::function<std::size_t(int)>& words)
-{
-    std::vector<DeviceWords> arrays(std::size_t(team.size));
-    for (int d : team.local) {
-        OnDevice on(team.device_of(d));
-        arrays[std::size_t(d)] = DeviceWords(words(d));
-    }
-    return arrays;
-}
-
 // The first exchange: by columns (ranges) to whole rows for each member's primes.
 std::vector<DeviceWords> to_rows(const Team& team, std::vector<DeviceWords>& columns, const Shares& s,
                                  const std::vector<split::Range>& ranges)

@@ -1,5 +1,6 @@
 // Threads a device and NCCL exchanges (gpu/devices.cuh).
 #include "gpu/devices.cuh"
+#include "gpu/environment.hpp"
 #include "gpu/crt.hpp"
 #include "gpu/kept_threads.hpp"
 #include "gpu/ranks.cuh"
@@ -13,7 +14,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
-#include <cstdlib>
 #include <map>
 #include <mutex>
 
@@ -181,6 +181,16 @@ void on_each_member(const Team& team, const std::function<void(int)>& body)
     }
 }
 
+std::vector<DeviceWords> arrays_on_members(const Team& team, const std::function<std::size_t(int)>& words)
+{
+    std::vector<DeviceWords> arrays(std::size_t(team.size));
+    for (int d : team.local) {
+        OnDevice on(team.device_of(d));
+        arrays[std::size_t(d)] = DeviceWords(words(d));
+    }
+    return arrays;
+}
+
 void make_rank_communicator()
 {
 #if CAS_HAVE_NCCL
@@ -312,11 +322,8 @@ namespace {
 std::size_t threshold_from_environment()
 {
     constexpr std::size_t measured = std::size_t(1) << 24;
-    const char* env = std::getenv("CAS_GPU_SPLIT_WORDS");
-    if (!env || !*env) return measured;
-    char* end = nullptr;
-    const unsigned long long words = std::strtoull(env, &end, 10);
-    return *end == '\0' ? std::size_t(words) : measured;
+    const std::optional<long long> words = integer_from_environment("CAS_GPU_SPLIT_WORDS");
+    return words && *words >= 0 ? std::size_t(*words) : measured;
 }
 std::atomic<std::size_t> threshold{threshold_from_environment()};
 std::atomic<std::size_t> prime_threshold{SIZE_MAX};

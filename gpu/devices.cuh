@@ -36,6 +36,10 @@ Team team_of_devices(int devices);
 // body(m) for each member m driven here, with OnDevice(team.device_of(m)), as on_each_device does.
 void on_each_member(const Team& team, const std::function<void(int member)>& body);
 
+// Arrays of `words(m)` words (uninitialised) on the members m driven here, each on its device;
+// empty for the others.
+std::vector<DeviceWords> arrays_on_members(const Team& team, const std::function<std::size_t(int member)>& words);
+
 // The NCCL communicator among every rank (member = rank), made by all ranks at once as they join
 // (gpu/ranks.cu).
 void make_rank_communicator();

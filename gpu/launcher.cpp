@@ -1,7 +1,6 @@
 // The launcher's environment (gpu/ranks.hpp): Open MPI's OMPI_COMM_WORLD_*, MPICH's PMI_*.
+#include "gpu/environment.hpp"
 #include "gpu/ranks.hpp"
-
-#include <cstdlib>
 
 namespace cas::gpu::launcher {
 
@@ -9,11 +8,7 @@ namespace {
 int first_number(const char* a, const char* b, int otherwise)
 {
     for (const char* name : {a, b})
-        if (const char* value = std::getenv(name); value && *value) {
-            char* end = nullptr;
-            const long n = std::strtol(value, &end, 10);
-            if (*end == '\0' && n >= 0) return int(n);
-        }
+        if (const std::optional<long long> n = integer_from_environment(name); n && *n >= 0) return int(*n);
     return otherwise;
 }
 }  // namespace

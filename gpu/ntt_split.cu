@@ -109,11 +109,8 @@ std::vector<DeviceWords> to_column_ranges(const Team& team, std::vector<DeviceWo
                                           const std::vector<split::Range>& columns, std::size_t width)
 {
     const std::size_t height = rows.back().end;
-    std::vector<DeviceWords> moved(std::size_t(team.size));
-    for (int d : team.local) {
-        OnDevice on(team.device_of(d));
-        moved[std::size_t(d)] = DeviceWords(height * columns[std::size_t(d)].size());
-    }
+    std::vector<DeviceWords> moved =
+        arrays_on_members(team, [&](int d) { return height * columns[std::size_t(d)].size(); });
     exchange_blocks(team, pointers(parts), pointers(moved),
                     [&](int from, int to) { return split::rows_to_column_ranges(rows, columns, width, from, to); });
     parts.clear();

@@ -54,10 +54,10 @@ void keep_one_device(int local_rank)
 }
 
 // mpirun binds each rank to one core by default, but rank 0 does the host's share of every
-// operation (conversions between FLINT's integers and limbs, on every core) while the other ranks
-// mostly wait on their GPUs: every rank may run on every core of its host. Bound to one core, a
-// 2^22 x 1000-bit Z[x] product took 2.9 s instead of 0.57 s (docs/measurements.md, "Multi-modular
-// products over MPI ranks").
+// operation (conversions between FLINT's integers and limbs, on every core) while the other
+// ranks mostly wait on their GPUs: every rank may run on every core of its host. Bound to one
+// core, a 2^22 x 1000-bit Z[x] product took 2.9 s instead of 0.44-0.46 s (docs/measurements.md,
+// "Multi-modular products over MPI ranks").
 void use_every_core()
 {
     cpu_set_t every;

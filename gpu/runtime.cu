@@ -1,5 +1,6 @@
 // Device discovery, errors, the library stream, device arrays and pinned host transfers.
 #include "gpu/detail.cuh"
+#include "gpu/environment.hpp"
 #include "gpu/host_memory.hpp"
 
 #include <algorithm>
@@ -86,11 +87,8 @@ const Devices& devices()
 // set_devices_used: 0 (every visible device) unless CAS_GPU_DEVICES says otherwise.
 int devices_from_environment()
 {
-    const char* env = std::getenv("CAS_GPU_DEVICES");
-    if (!env || !*env) return 0;
-    char* end = nullptr;
-    const long n = std::strtol(env, &end, 10);
-    return *end == '\0' && n > 0 ? int(n) : 0;
+    const std::optional<long long> n = integer_from_environment("CAS_GPU_DEVICES");
+    return n && *n > 0 ? int(*n) : 0;
 }
 std::atomic<int> devices_used{devices_from_environment()};
 
@@ -185,11 +183,8 @@ namespace {
 unsigned copy_workers()
 {
     unsigned fallback = std::min(15u, std::max(1u, std::thread::hardware_concurrency()) - 1);
-    const char* env = std::getenv("CAS_COPY_THREADS");
-    if (!env || !*env) return fallback;
-    char* end = nullptr;
-    unsigned long n = std::strtoul(env, &end, 10);
-    return *end == '\0' && n <= 64 ? unsigned(n) : fallback;
+    const std::optional<long long> n = integer_from_environment("CAS_COPY_THREADS");
+    return n && *n >= 0 && *n <= 64 ? unsigned(*n) : fallback;
 }
 
 class CopyPool {
